@@ -1,0 +1,3 @@
+from stallscope.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""Pure analysis: stored records in, results out; no database, no HTTP."""

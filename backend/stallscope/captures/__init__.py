@@ -1,0 +1,1 @@
+"""Uploaded captures: storage, parse status, and the parse job."""

@@ -1,0 +1,41 @@
+"""SQL for captures and hosts."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+from sqlalchemy.dialects.postgresql import insert
+from sqlalchemy.orm import Session
+
+from stallscope.models import Capture, Host
+
+
+def host_id_for(session: Session, name: str) -> int:
+    session.execute(insert(Host).values(name=name).on_conflict_do_nothing(index_elements=["name"]))
+    return session.scalars(select(Host.id).where(Host.name == name)).one()
+
+
+def host_names(session: Session, host_ids: set[int]) -> dict[int, str]:
+    if not host_ids:
+        return {}
+    rows = session.execute(select(Host.id, Host.name).where(Host.id.in_(host_ids)))
+    return dict(rows.all())
+
+
+def list_for_incident(session: Session, incident_id: int) -> list[Capture]:
+    return list(
+        session.scalars(select(Capture).where(Capture.incident_id == incident_id).order_by(Capture.id))
+    )
+
+
+def get_capture(session: Session, capture_id: int) -> Capture | None:
+    return session.get(Capture, capture_id)
+
+
+def get_captures(session: Session, capture_ids: list[int]) -> list[Capture]:
+    return list(session.scalars(select(Capture).where(Capture.id.in_(capture_ids)).order_by(Capture.id)))
+
+
+def add_capture(session: Session, capture: Capture) -> Capture:
+    session.add(capture)
+    session.flush()
+    return capture

@@ -1,0 +1,49 @@
+"""Capture payloads as the API speaks them."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel
+
+CaptureStatus = Literal["queued", "parsing", "ready", "partial", "failed"]
+
+
+class WarningOut(BaseModel):
+    line: int
+    message: str
+
+
+class EventOut(BaseModel):
+    name: str
+    samples: int
+    weight: int = 0
+    unit: str = "samples"
+
+
+class CaptureOut(BaseModel):
+    id: int
+    incident_id: int
+    host: str | None
+    filename: str
+    format: str | None
+    status: CaptureStatus
+    progress: float
+    error: str | None
+    warnings: list[WarningOut]
+    dropped_lines: int
+    truncated: bool
+    sha256: str
+    compression: str
+    size_bytes: int
+    size_uncompressed: int | None
+    sample_count: int
+    stack_count: int
+    thread_count: int
+    events: list[EventOut]
+    time_start: datetime | None
+    time_end: datetime | None
+    clock: dict[str, Any]
+    created_at: datetime
+    parsed_at: datetime | None

@@ -1,0 +1,122 @@
+"""Capture use cases: record an upload, report on it, queue it for (re-)parsing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sqlalchemy.orm import Session
+
+from stallscope.captures import repository
+from stallscope.captures.schemas import CaptureOut, EventOut, WarningOut
+from stallscope.incidents.service import require_incident
+from stallscope.kit.blobstore import StoredBlob
+from stallscope.kit.errors import Invalid, NotFound
+from stallscope.models import Capture
+
+MAX_FILENAME = 255
+
+
+def to_out(capture: Capture, host: str | None) -> CaptureOut:
+    return CaptureOut(
+        id=capture.id,
+        incident_id=capture.incident_id,
+        host=host,
+        filename=capture.filename,
+        format=capture.format,
+        status=capture.status,
+        progress=capture.progress,
+        error=capture.error,
+        warnings=[WarningOut(**w) for w in capture.warnings],
+        dropped_lines=capture.dropped_lines,
+        truncated=capture.truncated,
+        sha256=capture.sha256,
+        compression=capture.compression,
+        size_bytes=capture.size_bytes,
+        size_uncompressed=capture.size_uncompressed,
+        sample_count=capture.sample_count,
+        stack_count=capture.stack_count,
+        thread_count=capture.thread_count,
+        events=[EventOut(**e) for e in capture.events],
+        time_start=capture.time_start,
+        time_end=capture.time_end,
+        clock=capture.clock,
+        created_at=capture.created_at,
+        parsed_at=capture.parsed_at,
+    )
+
+
+def _outs(session: Session, captures: list[Capture]) -> list[CaptureOut]:
+    names = repository.host_names(session, {c.host_id for c in captures if c.host_id is not None})
+    return [to_out(c, names.get(c.host_id) if c.host_id is not None else None) for c in captures]
+
+
+def list_captures(session: Session, incident_id: int) -> list[CaptureOut]:
+    require_incident(session, incident_id)
+    return _outs(session, repository.list_for_incident(session, incident_id))
+
+
+def require_capture(session: Session, capture_id: int) -> Capture:
+    capture = repository.get_capture(session, capture_id)
+    if capture is None:
+        raise NotFound(f"capture {capture_id} does not exist")
+    return capture
+
+
+def get_capture(session: Session, capture_id: int) -> CaptureOut:
+    return _outs(session, [require_capture(session, capture_id)])[0]
+
+
+def clean_filename(filename: str) -> str:
+    """Keep the base name only: it is shown to people and never used as a path."""
+    name = Path(filename.replace("\\", "/")).name.strip()
+    if not name:
+        raise Invalid("the upload needs a file name (?filename=...)")
+    return name[:MAX_FILENAME]
+
+
+def record_upload(
+    session: Session,
+    incident_id: int,
+    filename: str,
+    host: str | None,
+    forced_format: str | None,
+    blob: StoredBlob,
+) -> Capture:
+    """Create the capture row for a stored upload; it starts `queued`."""
+    require_incident(session, incident_id)
+    host_id = repository.host_id_for(session, host.strip()) if host and host.strip() else None
+    capture = repository.add_capture(
+        session,
+        Capture(
+            incident_id=incident_id,
+            host_id=host_id,
+            filename=clean_filename(filename),
+            format=forced_format,
+            status="queued",
+            progress=0.0,
+            warnings=[],
+            events=[],
+            clock={},
+            dropped_lines=0,
+            truncated=False,
+            sample_count=0,
+            stack_count=0,
+            thread_count=0,
+            sha256=blob.sha256,
+            compression=blob.compression.value,
+            size_bytes=blob.size_bytes,
+            size_uncompressed=blob.size_uncompressed,
+            blob_path=str(blob.path),
+        ),
+    )
+    session.refresh(capture)
+    return capture
+
+
+def mark_requeued(session: Session, capture_id: int) -> Capture:
+    capture = require_capture(session, capture_id)
+    capture.status = "queued"
+    capture.progress = 0.0
+    capture.error = None
+    session.flush()
+    return capture

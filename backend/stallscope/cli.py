@@ -1,0 +1,225 @@
+"""The `stallscope` command: run the console, load captures, and read them without a server."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+DEFAULT_SERVER = "http://127.0.0.1:8000"
+
+
+def _server_default() -> str:
+    return os.environ.get("STALLSCOPE_SERVER", DEFAULT_SERVER)
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    if args.data_dir:
+        os.environ["STALLSCOPE_DATA_DIR"] = str(args.data_dir)
+    if args.port:
+        os.environ["STALLSCOPE_PORT"] = str(args.port)
+    if args.host:
+        os.environ["STALLSCOPE_HOST"] = args.host
+    from stallscope.console import serve
+
+    return serve(with_worker=not args.no_worker)
+
+
+def cmd_worker(args: argparse.Namespace) -> int:
+    from stallscope.config import get_settings
+    from stallscope.console import ensure_database
+    from stallscope.worker import configure_celery
+
+    ensure_database(get_settings())
+    app = configure_celery()
+    app.worker_main(
+        [
+            "worker",
+            "--loglevel=INFO",
+            f"--concurrency={args.concurrency}",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+        ]
+    )
+    return 0
+
+
+def cmd_migrate(args: argparse.Namespace) -> int:
+    from stallscope.config import get_settings
+    from stallscope.console import ensure_database
+    from stallscope.migrate import upgrade_to_head
+
+    settings = ensure_database(get_settings())
+    assert settings.database_url is not None
+    upgrade_to_head(settings.database_url)
+    print("database is at the latest schema")
+    return 0
+
+
+def cmd_upload(args: argparse.Namespace) -> int:
+    from stallscope import client
+
+    status = 0
+    for path in args.files:
+        capture = client.upload(args.server, args.incident, path, args.host, args.format, not args.quiet)
+        print(f"{path}: capture {capture['id']} {capture['status']}")
+        if args.wait:
+            capture = client.wait_parsed(args.server, capture["id"], not args.quiet)
+            print(_describe(capture))
+            status = status or (1 if capture["status"] == "failed" else 0)
+    return status
+
+
+def _describe(capture: dict[str, object]) -> str:
+    line = f"capture {capture['id']}: {capture['status']}, {capture['sample_count']} samples"
+    if capture.get("dropped_lines"):
+        line += f", {capture['dropped_lines']} lines dropped"
+    if capture.get("error"):
+        line += f"\n  error: {capture['error']}"
+    return line
+
+
+def cmd_reparse(args: argparse.Namespace) -> int:
+    from stallscope import client
+
+    capture = client.reparse(args.server, args.capture)
+    print(f"capture {capture['id']} queued for re-parsing")
+    if args.wait:
+        capture = client.wait_parsed(args.server, args.capture, True)
+        print(_describe(capture))
+        return 1 if capture["status"] == "failed" else 0
+    return 0
+
+
+def cmd_collapse(args: argparse.Namespace) -> int:
+    from stallscope.commands.collapse import run_collapse
+
+    return run_collapse(args)
+
+
+def cmd_inspect(args: argparse.Namespace) -> int:
+    from stallscope.commands.inspect import run_inspect
+
+    return run_inspect(args.file, as_json=args.json)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="stallscope",
+        description="Stallscope: captures in, flame graphs out. Run `stallscope serve` to start the console.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def add(
+        name: str,
+        handler: Callable[[argparse.Namespace], int],
+        help_text: str,
+        description: str | None = None,
+    ) -> argparse.ArgumentParser:
+        p = sub.add_parser(
+            name,
+            help=help_text,
+            description=description or help_text,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+        p.set_defaults(handler=handler)
+        return p
+
+    p = add(
+        "serve",
+        cmd_serve,
+        "start the console (API, worker, and the embedded database)",
+        "Start the console at http://127.0.0.1:8000. Without DATABASE_URL an embedded PostgreSQL\n"
+        "is started under the data directory (default ~/.local/share/stallscope, or\n"
+        "STALLSCOPE_DATA_DIR) and the Celery broker runs on it too. Ctrl-C stops everything.",
+    )
+    p.add_argument("--data-dir", type=Path, help="where the database and raw uploads live")
+    p.add_argument("--host", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, help="port to listen on (default 8000)")
+    p.add_argument("--no-worker", action="store_true", help="run the API only (workers started elsewhere)")
+
+    p = add(
+        "worker",
+        cmd_worker,
+        "run a Celery worker that parses uploads",
+        "Run a parse worker. Uses DATABASE_URL and CELERY_BROKER_URL, or the embedded database.",
+    )
+    p.add_argument("--concurrency", type=int, default=1, help="parallel parses (default 1)")
+
+    add("migrate", cmd_migrate, "apply database migrations (serve does this itself)")
+
+    p = add(
+        "upload",
+        cmd_upload,
+        "upload capture files to an incident",
+        "Upload `perf script` output (plain, .gz or .zst) to an incident.\n\n"
+        "example:\n  perf script | gzip > cpu.txt.gz\n"
+        "  stallscope upload cpu.txt.gz --incident 3 --host db-7 --wait",
+    )
+    p.add_argument("files", type=Path, nargs="+", metavar="FILE")
+    p.add_argument("--incident", type=int, required=True, help="incident id (see the incident page URL)")
+    p.add_argument("--host", help="the host the capture was taken on")
+    p.add_argument("--format", help="skip content detection, e.g. perf-script")
+    p.add_argument("--server", default=_server_default(), help="console URL (default %(default)s)")
+    p.add_argument("--wait", action="store_true", help="wait until parsing ends and print the result")
+    p.add_argument("--quiet", action="store_true", help="no progress output")
+
+    p = add("reparse", cmd_reparse, "parse a stored capture again (idempotent)")
+    p.add_argument("capture", type=int, metavar="CAPTURE")
+    p.add_argument("--server", default=_server_default(), help="console URL (default %(default)s)")
+    p.add_argument("--wait", action="store_true", help="wait until parsing ends")
+
+    p = add(
+        "collapse",
+        cmd_collapse,
+        "print folded stacks of a perf script file (no server needed)",
+        "Print folded stacks in stackcollapse-perf.pl's format, using the server's parser.\n\n"
+        "example:\n  stallscope collapse cpu.txt.gz | flamegraph.pl > cpu.svg",
+    )
+    p.add_argument("file", type=Path, metavar="FILE")
+    p.add_argument("--pid", action="store_true", help="include PID with process names")
+    p.add_argument("--tid", action="store_true", help="include TID and PID with process names")
+    p.add_argument("--kernel", action="store_true", help="annotate kernel functions with _[k]")
+    p.add_argument("--jit", action="store_true", help="annotate jit functions with _[j]")
+    p.add_argument("--all", action="store_true", help="all annotations (_[k], _[j], _[i])")
+    p.add_argument("--addrs", action="store_true", help="include raw addresses where symbols are unknown")
+    p.add_argument(
+        "--event",
+        metavar="NAME",
+        help="event to keep (default: the first event in the file, as stackcollapse-perf.pl)",
+    )
+
+    p = add("inspect", cmd_inspect, "describe a capture file: format, counts, time span, warnings")
+    p.add_argument("file", type=Path, metavar="FILE")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    args = build_parser().parse_args(argv)
+    try:
+        result: int = args.handler(args)
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:
+        from stallscope.client import ApiError
+
+        if isinstance(exc, ApiError | FileNotFoundError | ConnectionError):
+            print(f"stallscope: {exc}", file=sys.stderr)
+            return 1
+        import httpx
+
+        if isinstance(exc, httpx.ConnectError):
+            print(f"stallscope: cannot reach the console: {exc}", file=sys.stderr)
+            return 1
+        raise
+    return result
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,84 @@
+"""A small HTTP client for the console's API, used by `stallscope upload` and `reparse`."""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+CHUNK_BYTES = 1 << 20
+TERMINAL_STATES = {"ready", "partial", "failed"}
+
+
+class ApiError(Exception):
+    pass
+
+
+def _check(response: httpx.Response) -> Any:
+    if response.status_code >= 400:
+        try:
+            detail = response.json().get("detail", response.text)
+        except ValueError:
+            detail = response.text
+        raise ApiError(
+            f"{response.request.method} {response.request.url.path}: {response.status_code} {detail}"
+        )
+    return response.json()
+
+
+def _file_chunks(path: Path, show_progress: bool) -> Iterator[bytes]:
+    total = path.stat().st_size
+    sent = 0
+    with open(path, "rb") as handle:
+        while chunk := handle.read(CHUNK_BYTES):
+            sent += len(chunk)
+            if show_progress:
+                sys.stderr.write(f"\r  {path.name}: {sent * 100 // max(total, 1):3d}% of {total:,} bytes")
+                sys.stderr.flush()
+            yield chunk
+    if show_progress:
+        sys.stderr.write("\n")
+
+
+def upload(
+    server: str, incident_id: int, path: Path, host: str | None, fmt: str | None, show_progress: bool
+) -> dict[str, Any]:
+    params = {"filename": path.name}
+    if host:
+        params["host"] = host
+    if fmt:
+        params["format"] = fmt
+    with httpx.Client(base_url=server, timeout=httpx.Timeout(60.0, read=600.0)) as client:
+        response = client.post(
+            f"/api/incidents/{incident_id}/captures",
+            params=params,
+            content=_file_chunks(path, show_progress),
+            headers={"Content-Type": "application/octet-stream"},
+        )
+        result: dict[str, Any] = _check(response)
+        return result
+
+
+def reparse(server: str, capture_id: int) -> dict[str, Any]:
+    with httpx.Client(base_url=server, timeout=60.0) as client:
+        result: dict[str, Any] = _check(client.post(f"/api/captures/{capture_id}/reparse"))
+        return result
+
+
+def wait_parsed(server: str, capture_id: int, show_progress: bool, timeout_s: float = 3600) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout_s
+    with httpx.Client(base_url=server, timeout=60.0) as client:
+        while True:
+            capture: dict[str, Any] = _check(client.get(f"/api/captures/{capture_id}"))
+            if show_progress:
+                sys.stderr.write(f"\r  capture {capture_id}: {capture['status']} {capture['progress']:.0%}  ")
+                sys.stderr.flush()
+            if capture["status"] in TERMINAL_STATES or time.monotonic() > deadline:
+                if show_progress:
+                    sys.stderr.write("\n")
+                return capture
+            time.sleep(0.5)

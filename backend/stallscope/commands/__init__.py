@@ -1,0 +1,1 @@
+"""Command-line tools that read capture files locally, with the server's own parsers."""

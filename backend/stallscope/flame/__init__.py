@@ -1,0 +1,1 @@
+"""Flame-graph queries over stored samples."""

@@ -1,0 +1,96 @@
+"""HTTP routes for flame graphs, folded downloads and the filters a view can offer."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Query
+from fastapi.responses import PlainTextResponse, Response
+
+from stallscope.config import get_settings
+from stallscope.deps import SessionDep
+from stallscope.flame import service
+from stallscope.flame.schemas import FacetsOut, FlameOut, SampleFilter
+from stallscope.kit.errors import Invalid
+
+router = APIRouter(tags=["flame"])
+
+MAX_NODE_BUDGET = 500_000
+
+
+def _capture_ids(raw: str) -> list[int]:
+    try:
+        return [int(part) for part in raw.split(",") if part.strip()]
+    except ValueError as exc:
+        raise Invalid(f"captures must be comma-separated ids, got {raw!r}") from exc
+
+
+def sample_filter(
+    captures: Annotated[str, Query(description="Comma-separated capture ids")],
+    event: str | None = None,
+    pid: int | None = None,
+    tid: int | None = None,
+    comm: str | None = None,
+    start: Annotated[datetime | None, Query(description="Inclusive, ISO 8601")] = None,
+    end: Annotated[datetime | None, Query(description="Exclusive, ISO 8601")] = None,
+) -> SampleFilter:
+    return SampleFilter(
+        capture_ids=_capture_ids(captures),
+        event=event or None,
+        pid=pid,
+        tid=tid,
+        comm=comm or None,
+        start=start,
+        end=end,
+    )
+
+
+def focus_path(
+    focus: Annotated[str | None, Query(description="JSON array of frame names from the root")] = None,
+) -> list[str]:
+    if not focus:
+        return []
+    try:
+        path = json.loads(focus)
+    except json.JSONDecodeError as exc:
+        raise Invalid(f"focus must be a JSON array of frame names: {exc}") from exc
+    if not isinstance(path, list) or not all(isinstance(p, str) for p in path):
+        raise Invalid("focus must be a JSON array of frame names")
+    return path
+
+
+FilterDep = Annotated[SampleFilter, Depends(sample_filter)]
+FocusDep = Annotated[list[str], Depends(focus_path)]
+
+
+@router.get("/api/flame", response_model=FlameOut)
+def flame_graph(
+    session: SessionDep,
+    flt: FilterDep,
+    focus: FocusDep,
+    max_nodes: Annotated[int | None, Query(ge=2, le=MAX_NODE_BUDGET)] = None,
+) -> Response:
+    """d3-flame-graph's JSON tree, pruned to `max_nodes` with the rest folded into "(other)".
+
+    Serialised with the standard library: stacks nest deeper than pydantic's serialiser allows.
+    """
+    result = service.flame_graph(session, flt, focus, max_nodes or get_settings().flame_max_nodes)
+    payload = result.model_dump(mode="json", exclude={"root"})
+    payload["root"] = result.root
+    body = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
+    return Response(body.encode("utf-8", "surrogateescape"), media_type="application/json")
+
+
+@router.get("/api/flame/folded", response_class=PlainTextResponse)
+def folded(session: SessionDep, flt: FilterDep, focus: FocusDep) -> PlainTextResponse:
+    """The same view as folded stacks, for flamegraph.pl, inferno, speedscope and friends."""
+    body = service.folded(session, flt, focus)
+    name = "stallscope-" + "-".join(map(str, flt.capture_ids)) + ".folded"
+    return PlainTextResponse(body, headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
+@router.get("/api/facets")
+def facets(session: SessionDep, flt: FilterDep) -> FacetsOut:
+    return service.facets(session, flt)

@@ -1,0 +1,130 @@
+"""Flame-graph use cases: resolve the view's filter, build (or reuse) the tree, prune or fold it."""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from datetime import datetime
+
+from sqlalchemy.orm import Session
+
+from stallscope.analysis.flame import (
+    FlameNode,
+    FlameTree,
+    build_flame_tree,
+    find_focus,
+    folded_lines,
+    prune_tree,
+)
+from stallscope.captures import repository as captures_repository
+from stallscope.flame import repository
+from stallscope.flame.schemas import EventFacet, FacetsOut, FlameOut, SampleFilter
+from stallscope.kit.errors import Invalid, NotFound
+from stallscope.models import Capture
+
+TREE_CACHE_SIZE = 3
+"""Trees are rebuilt for every zoom fetch otherwise; a few recent ones cover a person's session."""
+
+_tree_cache: OrderedDict[str, FlameTree] = OrderedDict()
+_tree_cache_lock = threading.Lock()
+
+
+def _require_captures(session: Session, capture_ids: list[int]) -> list[Capture]:
+    if not capture_ids:
+        raise Invalid("choose at least one capture (?captures=1,2)")
+    captures = captures_repository.get_captures(session, capture_ids)
+    missing = sorted(set(capture_ids) - {c.id for c in captures})
+    if missing:
+        raise NotFound(f"capture {', '.join(map(str, missing))} does not exist")
+    return captures
+
+
+def _unit_for(captures: list[Capture], event: str | None) -> str:
+    for capture in captures:
+        for entry in capture.events:
+            if entry.get("name") == event:
+                return str(entry.get("unit", "samples"))
+    return "samples"
+
+
+def _with_default_event(session: Session, flt: SampleFilter) -> tuple[SampleFilter, list[str]]:
+    """Different events are never summed: without a choice, the most sampled event is shown."""
+    events = [name for name, _ in repository.event_counts(session, flt.capture_ids)]
+    if flt.event is None and events:
+        flt = flt.model_copy(update={"event": events[0]})
+    return flt, events
+
+
+def _cache_key(flt: SampleFilter, captures: list[Capture]) -> str:
+    versions = ",".join(f"{c.id}@{c.parsed_at.isoformat() if c.parsed_at else '-'}" for c in captures)
+    return f"{flt.model_dump_json()}|{versions}"
+
+
+def _tree(session: Session, flt: SampleFilter, captures: list[Capture]) -> FlameTree:
+    key = _cache_key(flt, captures)
+    with _tree_cache_lock:
+        cached = _tree_cache.get(key)
+        if cached is not None:
+            _tree_cache.move_to_end(key)
+            return cached
+    rows, frames = repository.load_stack_weights(session, flt)
+    tree = build_flame_tree(rows, frames)
+    with _tree_cache_lock:
+        _tree_cache[key] = tree
+        while len(_tree_cache) > TREE_CACHE_SIZE:
+            _tree_cache.popitem(last=False)
+    return tree
+
+
+def _focused(tree: FlameTree, focus: list[str]) -> FlameNode:
+    node = find_focus(tree.root, focus)
+    if node is None:
+        raise NotFound(f"the frame path {' > '.join(focus)} is not in this view")
+    return node
+
+
+def flame_graph(session: Session, flt: SampleFilter, focus: list[str], max_nodes: int) -> FlameOut:
+    captures = _require_captures(session, flt.capture_ids)
+    flt, events = _with_default_event(session, flt)
+    tree = _tree(session, flt, captures)
+    node = _focused(tree, focus)
+    pruned = prune_tree(node, max_nodes)
+    return FlameOut(
+        root=pruned.root,
+        total=node.value,
+        total_samples=node.samples,
+        unit=_unit_for(captures, flt.event),
+        event=flt.event,
+        events=events,
+        node_count=pruned.node_count,
+        pruned_nodes=pruned.pruned_nodes,
+        prune_threshold=pruned.prune_threshold,
+        focus=focus,
+    )
+
+
+def folded(session: Session, flt: SampleFilter, focus: list[str]) -> str:
+    """The view as folded stacks, `comm;frame;... weight`, byte-compatible with stackcollapse-perf."""
+    captures = _require_captures(session, flt.capture_ids)
+    flt, _ = _with_default_event(session, flt)
+    node = _focused(_tree(session, flt, captures), focus)
+    return "".join(f"{stack} {weight}\n" for stack, weight in folded_lines(node, focus))
+
+
+def facets(session: Session, flt: SampleFilter) -> FacetsOut:
+    captures = _require_captures(session, flt.capture_ids)
+    units = {e["name"]: e.get("unit", "samples") for c in captures for e in c.events}
+    starts = [c.time_start for c in captures if c.time_start is not None]
+    ends = [c.time_end for c in captures if c.time_end is not None]
+    time_start: datetime | None = min(starts) if starts else None
+    time_end: datetime | None = max(ends) if ends else None
+    return FacetsOut(
+        events=[
+            EventFacet(name=name, samples=count, unit=str(units.get(name, "samples")))
+            for name, count in repository.event_counts(session, flt.capture_ids)
+        ],
+        processes=repository.process_facets(session, flt),
+        threads=repository.thread_facets(session, flt),
+        time_start=time_start,
+        time_end=time_end,
+    )

@@ -1,0 +1,1 @@
+"""Incidents: the investigations captures belong to."""

@@ -1,0 +1,36 @@
+"""Incident payloads as the API speaks them."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+Severity = Literal["sev1", "sev2", "sev3", "sev4"]
+
+
+class IncidentCreate(BaseModel):
+    title: str = Field(min_length=1, max_length=300)
+    severity: Severity = "sev3"
+    started_at: datetime
+    summary: str = Field(default="", max_length=100_000)
+
+    @field_validator("started_at")
+    @classmethod
+    def require_timezone(cls, value: datetime) -> datetime:
+        if value.tzinfo is None:
+            raise ValueError("started_at needs a time zone (e.g. 2026-11-21T08:03:00Z)")
+        return value
+
+
+class IncidentOut(BaseModel):
+    model_config = ConfigDict(from_attributes=True)
+
+    id: int
+    title: str
+    severity: Severity
+    started_at: datetime
+    summary: str
+    created_at: datetime
+    capture_count: int

@@ -1,0 +1,1 @@
+"""Importers: one per capture format, each yielding the canonical records of `model`."""

@@ -1,0 +1,93 @@
+"""The canonical records every importer yields.
+
+Importers normalise once, here; storage and analysis never look at a source format again.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+
+class FrameKind(enum.Enum):
+    """Where a frame's code lives; drives `_[k]`-style annotations and flame-graph colours."""
+
+    USER = "user"
+    KERNEL = "kernel"
+    JIT = "jit"
+    INLINE = "inline"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """One stack frame, already named the way folded output names it (no annotation suffix)."""
+
+    name: str
+    kind: FrameKind = FrameKind.USER
+
+
+Stack = tuple[Frame, ...]
+"""Frames root first (outermost caller first), the order folded stacks are written in."""
+
+
+@dataclass(slots=True)
+class Sample:
+    """One perf sample: who, where, when, and the stack it was taken in.
+
+    `time_ns` is the capture's own clock (perf: seconds since boot, as printed), not wall time;
+    clock alignment happens at storage. `period` is None when the file does not print one.
+    """
+
+    line: int
+    comm: str
+    pid: int | None
+    tid: int | None
+    cpu: int | None
+    time_ns: int | None
+    event: str
+    period: int | None
+    stack: Stack
+    trace_args: str | None = None
+    """Tracepoint arguments as printed after the event name (`prev_state=D ==> next_comm=...`)."""
+
+    @property
+    def weight(self) -> int:
+        """Period when the file has one, else one per sample (what stackcollapse-perf.pl sums)."""
+        return self.period if self.period is not None else 1
+
+
+@dataclass(frozen=True, slots=True)
+class ParseWarning:
+    """A recoverable problem, with the 1-based line it was found on."""
+
+    line: int
+    message: str
+
+
+@dataclass(slots=True)
+class ParseReport:
+    """What a parse kept and what it dropped; filled in while the parser streams."""
+
+    samples: int = 0
+    dropped_lines: int = 0
+    truncated: bool = False
+    warnings: list[ParseWarning] = field(default_factory=list)
+    max_warnings: int = 100
+    suppressed_warnings: int = 0
+
+    def warn(self, line: int, message: str) -> None:
+        """Record a warning, keeping the first `max_warnings` and counting the rest."""
+        if len(self.warnings) < self.max_warnings:
+            self.warnings.append(ParseWarning(line, message))
+        else:
+            self.suppressed_warnings += 1
+
+
+class ParseError(Exception):
+    """The input cannot be parsed at all; names the line and the reason."""
+
+    def __init__(self, line: int, reason: str) -> None:
+        super().__init__(f"line {line}: {reason}" if line > 0 else reason)
+        self.line = line
+        self.reason = reason

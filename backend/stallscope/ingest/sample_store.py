@@ -1,0 +1,105 @@
+"""Bulk-load canonical samples into the `samples` table with COPY, and keep the capture's tallies."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import psycopg
+
+from stallscope.ingest.model import Sample
+from stallscope.ingest.stack_dictionary import StackDictionary, _db_text
+
+BATCH_SAMPLES = 20_000
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+COPY_SAMPLES = "COPY samples (capture_id, ts, pid, tid, comm, cpu, event, weight, stack_id) FROM STDIN"
+
+
+@dataclass(slots=True)
+class SampleTally:
+    """What the capture page shows about a parsed capture."""
+
+    samples: int = 0
+    events: Counter[str] = field(default_factory=Counter)
+    event_weights: Counter[str] = field(default_factory=Counter)
+    events_with_period: set[str] = field(default_factory=set)
+    threads: set[tuple[int | None, int | None]] = field(default_factory=set)
+    first_ns: int | None = None
+    last_ns: int | None = None
+
+    def add(self, sample: Sample) -> None:
+        self.samples += 1
+        self.events[sample.event] += 1
+        self.event_weights[sample.event] += sample.weight
+        if sample.period is not None:
+            self.events_with_period.add(sample.event)
+        self.threads.add((sample.pid, sample.tid))
+        t = sample.time_ns
+        if t is not None:
+            if self.first_ns is None or t < self.first_ns:
+                self.first_ns = t
+            if self.last_ns is None or t > self.last_ns:
+                self.last_ns = t
+
+
+def timestamp_from_ns(ns: int | None, offset_ns: int) -> datetime:
+    """Capture-clock nanoseconds to a UTC timestamp; no time at all pins the sample to the offset."""
+    return EPOCH + timedelta(microseconds=((ns or 0) + offset_ns) // 1000)
+
+
+class SampleWriter:
+    """Buffers samples and writes them in batches inside the caller's transaction."""
+
+    def __init__(
+        self,
+        copy_conn: psycopg.Connection[tuple[Any, ...]],
+        dictionary: StackDictionary,
+        capture_id: int,
+        clock_offset_ns: int,
+    ) -> None:
+        self._conn = copy_conn
+        self._dictionary = dictionary
+        self._capture_id = capture_id
+        self._offset_ns = clock_offset_ns
+        self._pending: list[Sample] = []
+        self._comm_text: dict[str, str] = {}
+        self.tally = SampleTally()
+
+    @property
+    def distinct_stacks(self) -> int:
+        return len(self._dictionary)
+
+    def add(self, sample: Sample) -> None:
+        self._pending.append(sample)
+        self.tally.add(sample)
+        if len(self._pending) >= BATCH_SAMPLES:
+            self.flush()
+
+    def flush(self) -> None:
+        if not self._pending:
+            return
+        dictionary = self._dictionary
+        dictionary.resolve(s.stack for s in self._pending if not dictionary.known(s.stack))
+        capture_id, offset = self._capture_id, self._offset_ns
+        comm_text = self._comm_text
+        with self._conn.cursor() as cur, cur.copy(COPY_SAMPLES) as copy:
+            for s in self._pending:
+                comm = comm_text.get(s.comm)
+                if comm is None:
+                    comm = comm_text[s.comm] = _db_text(s.comm)
+                copy.write_row(
+                    (
+                        capture_id,
+                        timestamp_from_ns(s.time_ns, offset),
+                        s.pid,
+                        s.tid,
+                        comm,
+                        s.cpu,
+                        s.event,
+                        s.weight,
+                        dictionary.id_of(s.stack),
+                    )
+                )
+        self._pending.clear()

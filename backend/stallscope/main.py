@@ -1,0 +1,63 @@
+"""The FastAPI application: API routers, error mapping, and the built front end."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+
+from stallscope import __version__
+from stallscope.captures.router import router as captures_router
+from stallscope.config import get_settings
+from stallscope.flame.router import router as flame_router
+from stallscope.incidents.router import router as incidents_router
+from stallscope.kit.errors import ServiceError
+
+
+def frontend_dist() -> Path:
+    configured = get_settings().frontend_dist
+    return configured or Path(__file__).resolve().parents[2] / "frontend" / "dist"
+
+
+def _mount_frontend(app: FastAPI, dist: Path) -> None:
+    """Serve the single-page app; unknown non-API paths get index.html so deep links work."""
+    index = dist / "index.html"
+    if (dist / "assets").is_dir():
+        app.mount("/assets", StaticFiles(directory=dist / "assets"), name="assets")
+
+    @app.get("/{path:path}", include_in_schema=False)
+    def spa(path: str) -> Response:
+        if path.startswith("api/"):
+            return JSONResponse({"detail": f"no API route /{path}"}, status_code=404)
+        candidate = (dist / path).resolve()
+        if path and candidate.is_file() and candidate.is_relative_to(dist.resolve()):
+            return FileResponse(candidate)
+        if index.is_file():
+            return FileResponse(index)
+        return JSONResponse(
+            {"detail": "the front end is not built; run `npm run build` in frontend/"}, status_code=503
+        )
+
+
+def create_app() -> FastAPI:
+    app = FastAPI(
+        title="Stallscope",
+        version=__version__,
+        description="Latency and performance incident console: captures in, flame graphs out.",
+    )
+
+    @app.exception_handler(ServiceError)
+    async def service_error(_: Request, exc: ServiceError) -> JSONResponse:
+        return JSONResponse({"detail": str(exc)}, status_code=exc.status_code)
+
+    @app.get("/api/health", tags=["meta"])
+    def health() -> dict[str, str]:
+        return {"status": "ok", "version": __version__}
+
+    app.include_router(incidents_router)
+    app.include_router(captures_router)
+    app.include_router(flame_router)
+    _mount_frontend(app, frontend_dist())
+    return app

@@ -1,0 +1,11 @@
+"""Tables, one per module; importing this package registers them all on `Base.metadata`."""
+
+from stallscope.models.base import Base
+from stallscope.models.capture import Capture
+from stallscope.models.frame import Frame
+from stallscope.models.host import Host
+from stallscope.models.incident import Incident
+from stallscope.models.sample import samples
+from stallscope.models.stack import Stack
+
+__all__ = ["Base", "Capture", "Frame", "Host", "Incident", "Stack", "samples"]

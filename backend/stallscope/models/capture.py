@@ -1,0 +1,42 @@
+"""One uploaded file and what parsing made of it; the raw bytes stay in the blob store."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import BigInteger, Boolean, DateTime, Float, ForeignKey, Integer, Text, func
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.orm import Mapped, mapped_column
+
+from stallscope.models.base import Base
+
+
+class Capture(Base):
+    __tablename__ = "captures"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    incident_id: Mapped[int] = mapped_column(ForeignKey("incidents.id", ondelete="CASCADE"), index=True)
+    host_id: Mapped[int | None] = mapped_column(ForeignKey("hosts.id"))
+    filename: Mapped[str] = mapped_column(Text)
+    format: Mapped[str | None] = mapped_column(Text)
+    status: Mapped[str] = mapped_column(Text, default="queued")
+    progress: Mapped[float] = mapped_column(Float, default=0.0)
+    error: Mapped[str | None] = mapped_column(Text)
+    warnings: Mapped[list[dict[str, Any]]] = mapped_column(JSONB, default=list)
+    dropped_lines: Mapped[int] = mapped_column(Integer, default=0)
+    truncated: Mapped[bool] = mapped_column(Boolean, default=False)
+    sha256: Mapped[str] = mapped_column(Text)
+    compression: Mapped[str] = mapped_column(Text)
+    size_bytes: Mapped[int] = mapped_column(BigInteger)
+    size_uncompressed: Mapped[int | None] = mapped_column(BigInteger)
+    blob_path: Mapped[str] = mapped_column(Text)
+    sample_count: Mapped[int] = mapped_column(BigInteger, default=0)
+    stack_count: Mapped[int] = mapped_column(Integer, default=0)
+    thread_count: Mapped[int] = mapped_column(Integer, default=0)
+    events: Mapped[list[dict[str, Any]]] = mapped_column(JSONB, default=list)
+    time_start: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    time_end: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    clock: Mapped[dict[str, Any]] = mapped_column(JSONB, default=dict)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    parsed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

@@ -1,0 +1,73 @@
+"""The Celery app, configured from settings, and the one decorator every task uses.
+
+In the embedded mode the broker is kombu's SQLAlchemy transport on the console's own PostgreSQL:
+no Redis or RabbitMQ to install, and queued parses survive a restart because they are rows.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import time
+from collections.abc import Callable
+from typing import Any, ParamSpec, TypeVar
+
+from celery import Celery
+
+from stallscope.config import Settings, get_settings
+from stallscope.db import sqlalchemy_url
+
+log = logging.getLogger(__name__)
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+TASK_MODULES = ["stallscope.captures.tasks"]
+
+celery_app = Celery("stallscope", include=TASK_MODULES)
+
+
+def broker_url(settings: Settings) -> str:
+    if settings.broker_url:
+        return settings.broker_url
+    if not settings.database_url:
+        raise RuntimeError("neither CELERY_BROKER_URL nor DATABASE_URL is set")
+    return "sqla+" + sqlalchemy_url(settings.database_url)
+
+
+def configure_celery(settings: Settings | None = None) -> Celery:
+    settings = settings or get_settings()
+    celery_app.conf.update(
+        broker_url=broker_url(settings),
+        broker_connection_retry_on_startup=True,
+        task_ignore_result=True,
+        task_acks_late=True,
+        task_reject_on_worker_lost=True,
+        worker_prefetch_multiplier=1,
+        worker_hijack_root_logger=False,
+        task_serializer="json",
+        accept_content=["json"],
+    )
+    return celery_app
+
+
+def stallscope_task(name: str) -> Callable[[Callable[P, R]], Any]:
+    """Register a task under a dotted name, with timing logs; failures are the task's to record."""
+
+    def decorate(func: Callable[P, R]) -> Any:
+        @functools.wraps(func)
+        def timed(*args: P.args, **kwargs: P.kwargs) -> R:
+            started = time.monotonic()
+            try:
+                return func(*args, **kwargs)
+            finally:
+                log.info("task %s%s took %.2fs", name, args, time.monotonic() - started)
+
+        return celery_app.task(name=name)(timed)
+
+    return decorate
+
+
+def enqueue(name: str, *args: Any) -> None:
+    configure_celery()
+    celery_app.send_task(name, args=list(args))

@@ -1,0 +1,125 @@
+"""Bad uploads end as failed or partial captures that say why; the raw file and the worker survive."""
+
+from __future__ import annotations
+
+import gzip
+import os
+import subprocess
+from collections.abc import Iterator
+
+import pytest
+from fastapi.testclient import TestClient
+
+from stallscope.config import get_settings
+from tests.fixtures.factories import make_incident, upload_bytes
+from tests.fixtures.worker import wait_parsed
+
+GOOD_SAMPLE = b"""app 101 [000] 100.000001: 1001 cpu-clock:
+\t    1234 leaf (/usr/bin/app)
+\t    5678 main (/usr/bin/app)
+
+"""
+
+
+@pytest.fixture(scope="module")
+def incident_id(api: TestClient) -> int:
+    return int(make_incident(api)["id"])
+
+
+def failed_with(api: TestClient, incident_id: int, data: bytes, filename: str) -> dict[str, object]:
+    capture = upload_bytes(api, incident_id, data, filename)
+    parsed = wait_parsed(api, int(capture["id"]))
+    assert parsed["status"] == "failed", parsed
+    raw = api.get(f"/api/captures/{capture['id']}/raw")
+    assert raw.status_code == 200
+    assert raw.content == data, "the raw upload must be kept even when parsing fails"
+    return parsed
+
+
+def test_empty_file(api: TestClient, worker: subprocess.Popen[bytes], incident_id: int) -> None:
+    parsed = failed_with(api, incident_id, b"", "empty.txt")
+    assert parsed["error"] == "empty.txt: the file is empty"
+
+
+def test_binary_junk(api: TestClient, worker: subprocess.Popen[bytes], incident_id: int) -> None:
+    junk = bytes(range(256)) * 64
+    parsed = failed_with(api, incident_id, junk, "junk.bin")
+    assert "junk.bin" in str(parsed["error"])
+    assert "binary data" in str(parsed["error"])
+
+
+def test_perf_data_uploaded_by_mistake(
+    api: TestClient, worker: subprocess.Popen[bytes], incident_id: int
+) -> None:
+    perf_data = b"PERFILE2" + bytes(200)
+    parsed = failed_with(api, incident_id, perf_data, "perf.data")
+    assert "this is a perf.data file; run `perf script` on the host and upload its output" in str(
+        parsed["error"]
+    )
+
+
+def test_unknown_text_format(api: TestClient, worker: subprocess.Popen[bytes], incident_id: int) -> None:
+    parsed = failed_with(api, incident_id, b"timestamp,value\n1,2\n3,4\n", "metrics.csv")
+    assert "metrics.csv" in str(parsed["error"])
+    assert "unrecognised format" in str(parsed["error"])
+
+
+def test_truncated_mid_stack_keeps_what_parses(
+    api: TestClient, worker: subprocess.Popen[bytes], incident_id: int
+) -> None:
+    cut = GOOD_SAMPLE * 3 + b"app 101 [000] 100.000004: 1001 cpu-clock:\n\t    1234 le"
+    capture = upload_bytes(api, incident_id, cut, "cut.txt")
+    parsed = wait_parsed(api, int(capture["id"]))
+    assert parsed["status"] == "partial", parsed
+    assert parsed["truncated"] is True
+    assert parsed["sample_count"] == 3
+    assert parsed["warnings"], "the capture must say what was dropped"
+
+
+def test_worker_keeps_running_after_bad_input(
+    api: TestClient, worker: subprocess.Popen[bytes], incident_id: int
+) -> None:
+    failed_with(api, incident_id, b"\x00\x01\x02 not text", "junk2.bin")
+    assert worker.poll() is None
+    good = upload_bytes(api, incident_id, GOOD_SAMPLE, "good.txt")
+    assert wait_parsed(api, int(good["id"]))["status"] == "ready"
+
+
+@pytest.fixture
+def small_upload_limit() -> Iterator[int]:
+    limit = 1 << 20
+    os.environ["STALLSCOPE_MAX_UPLOAD_BYTES"] = str(limit)
+    get_settings.cache_clear()
+    yield limit
+    del os.environ["STALLSCOPE_MAX_UPLOAD_BYTES"]
+    get_settings.cache_clear()
+
+
+def test_zip_bomb_is_refused_with_413(api: TestClient, incident_id: int, small_upload_limit: int) -> None:
+    bomb = gzip.compress(b"\0" * (small_upload_limit * 8))
+    assert len(bomb) < small_upload_limit
+    response = api.post(
+        f"/api/incidents/{incident_id}/captures", params={"filename": "bomb.gz"}, content=bomb
+    )
+    assert response.status_code == 413
+    assert "larger than the server's limit of 1,048,576 bytes" in response.json()["detail"]
+
+
+def test_over_limit_plain_upload_is_refused_with_413(
+    api: TestClient, incident_id: int, small_upload_limit: int
+) -> None:
+    response = api.post(
+        f"/api/incidents/{incident_id}/captures",
+        params={"filename": "big.txt"},
+        content=GOOD_SAMPLE * (small_upload_limit // len(GOOD_SAMPLE) + 10),
+    )
+    assert response.status_code == 413
+
+
+def test_reparse_of_a_failed_capture_fails_the_same_way(
+    api: TestClient, worker: subprocess.Popen[bytes], incident_id: int
+) -> None:
+    parsed = failed_with(api, incident_id, b"", "empty-again.txt")
+    assert api.post(f"/api/captures/{parsed['id']}/reparse").status_code == 202
+    again = wait_parsed(api, int(str(parsed["id"])))
+    assert again["error"] == parsed["error"]
