@@ -10,20 +10,30 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
+
+from stallscope.kit.gc import gc_paused
 
 OTHER_NAME = "(other)"
 ROOT_NAME = "all"
 
 
-@dataclass(slots=True, eq=False)
 class FlameNode:
-    name: str
-    kind: str
-    value: int = 0
-    samples: int = 0
-    children: dict[int | str, FlameNode] = field(default_factory=dict)
+    """A frame in the merged tree; `value` and `samples` are inclusive of the children."""
+
+    __slots__ = ("children", "kind", "name", "samples", "self_samples", "self_value", "size", "value")
+
+    def __init__(self, name: str, kind: str) -> None:
+        self.name = name
+        self.kind = kind
+        self.value = 0
+        self.samples = 0
+        self.self_value = 0
+        self.self_samples = 0
+        self.size = 1
+        """Nodes in this subtree, itself included: what pruning it would hide."""
+        self.children: dict[int | str, FlameNode] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,29 +59,36 @@ class FlameTree:
 
 
 def build_flame_tree(rows: Iterable[StackWeight], frames: Mapping[int, FrameInfo]) -> FlameTree:
-    """Merge stacks into a tree rooted at "all", with process names as the first level."""
+    """Merge stacks into a tree rooted at "all", with process names as the first level.
+
+    Weights land on the leaf only; totals are summed in one reverse pass over the nodes (children
+    are always created after their parents), which is cheaper than adding along every path.
+    """
     root = FlameNode(ROOT_NAME, "root")
-    node_count = 1
-    for row in rows:
-        weight, samples = row.weight, row.samples
-        root.value += weight
-        root.samples += samples
-        node = root.children.get(row.comm)
-        if node is None:
-            node = root.children[row.comm] = FlameNode(row.comm, "process")
-            node_count += 1
-        node.value += weight
-        node.samples += samples
-        for frame_id in row.frame_ids:
-            child = node.children.get(frame_id)
-            if child is None:
-                info = frames[frame_id]
-                child = node.children[frame_id] = FlameNode(info.name, info.kind)
-                node_count += 1
-            child.value += weight
-            child.samples += samples
-            node = child
-    return FlameTree(root, node_count)
+    created: list[tuple[FlameNode, FlameNode]] = []
+    with gc_paused():
+        for row in rows:
+            node = root.children.get(row.comm)
+            if node is None:
+                node = root.children[row.comm] = FlameNode(row.comm, "process")
+                created.append((node, root))
+            for frame_id in row.frame_ids:
+                child = node.children.get(frame_id)
+                if child is None:
+                    info = frames[frame_id]
+                    child = node.children[frame_id] = FlameNode(info.name, info.kind)
+                    created.append((child, node))
+                node = child
+            node.self_value += row.weight
+            node.self_samples += row.samples
+        root.value, root.samples = root.self_value, root.self_samples
+        for node, _ in created:
+            node.value, node.samples = node.self_value, node.self_samples
+        for node, parent in reversed(created):
+            parent.value += node.value
+            parent.samples += node.samples
+            parent.size += node.size
+    return FlameTree(root, 1 + len(created))
 
 
 def find_focus(root: FlameNode, path: Sequence[str]) -> FlameNode | None:
@@ -94,18 +111,13 @@ class PrunedTree:
     """Largest folded-away node as a fraction of the shown total (0 when nothing was pruned)."""
 
 
-def _subtree_size(node: FlameNode) -> int:
-    size = 0
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        size += 1
-        stack.extend(current.children.values())
-    return size
-
-
 def prune_tree(root: FlameNode, max_nodes: int) -> PrunedTree:
     """Keep the `max_nodes` heaviest nodes (a kept node's parent is always kept)."""
+    with gc_paused():
+        return _prune(root, max_nodes)
+
+
+def _prune(root: FlameNode, max_nodes: int) -> PrunedTree:
     kept: set[int] = {id(root)}
     tiebreak = 0
     heap: list[tuple[int, int, FlameNode]] = []
@@ -120,7 +132,7 @@ def prune_tree(root: FlameNode, max_nodes: int) -> PrunedTree:
             heapq.heappush(heap, (-child.value, tiebreak, child))
             tiebreak += 1
     largest_pruned = -heap[0][0] if heap else 0
-    pruned_nodes = sum(_subtree_size(node) for _, _, node in heap)
+    pruned_nodes = sum(node.size for _, _, node in heap)
 
     def emit(node: FlameNode) -> tuple[dict[str, Any], bool]:
         children: list[dict[str, Any]] = []
@@ -171,10 +183,9 @@ def folded_lines(root: FlameNode, prefix: Sequence[str] = ()) -> list[tuple[str,
     stack: list[tuple[FlameNode, tuple[str, ...]]] = [(root, tuple(prefix))]
     while stack:
         node, path = stack.pop()
-        self_value = node.value - sum(c.value for c in node.children.values())
-        if self_value > 0 and path:
+        if node.self_value > 0 and path:
             key = ";".join(path)
-            weights[key] = weights.get(key, 0) + self_value
+            weights[key] = weights.get(key, 0) + node.self_value
         for child in node.children.values():
             stack.append((child, (*path, child.name)))
     return sorted(weights.items(), key=lambda line: line[0].encode("utf-8", "surrogateescape"))
