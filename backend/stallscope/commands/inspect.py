@@ -42,7 +42,7 @@ class Inspection:
             "samples": tally.samples,
             "events": [{"name": n, "samples": c} for n, c in tally.events.most_common()],
             "threads": len(tally.threads),
-            "processes": len({pid for pid, _ in tally.threads}),
+            "processes": len(tally.processes),
             "distinct_stacks": self.stacks,
             "time_span": span,
             "dropped_lines": self.report.dropped_lines,

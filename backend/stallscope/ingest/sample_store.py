@@ -26,6 +26,8 @@ class SampleTally:
     event_weights: Counter[str] = field(default_factory=Counter)
     events_with_period: set[str] = field(default_factory=set)
     threads: set[tuple[int | None, int | None]] = field(default_factory=set)
+    processes: set[int | str] = field(default_factory=set)
+    """Pids, or process names where the file prints thread ids only."""
     first_ns: int | None = None
     last_ns: int | None = None
 
@@ -36,6 +38,7 @@ class SampleTally:
         if sample.period is not None:
             self.events_with_period.add(sample.event)
         self.threads.add((sample.pid, sample.tid))
+        self.processes.add(sample.pid if sample.pid is not None else sample.comm)
         t = sample.time_ns
         if t is not None:
             if self.first_ns is None or t < self.first_ns:

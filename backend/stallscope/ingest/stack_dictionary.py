@@ -40,29 +40,37 @@ class StackDictionary:
     def __init__(self, conn: psycopg.Connection[tuple[Any, ...]]) -> None:
         self._conn = conn
         self._frame_ids: dict[Frame, int] = {}
-        self._stack_ids: dict[Stack, int] = {}
+        # Keyed by object identity: parsers hand out one tuple per distinct stack, and hashing a
+        # 100-frame tuple of frames on every sample would cost more than the COPY itself.
+        self._stack_ids: dict[int, int] = {}
+        self._alive: list[Stack] = []
+        self._distinct: set[int] = set()
 
     def __len__(self) -> int:
-        return len(self._stack_ids)
+        return len(self._distinct)
 
     def known(self, stack: Stack) -> bool:
-        return stack in self._stack_ids
+        return id(stack) in self._stack_ids
 
     def id_of(self, stack: Stack) -> int:
-        return self._stack_ids[stack]
+        return self._stack_ids[id(stack)]
 
     def resolve(self, stacks: Iterable[Stack]) -> None:
         """Give every stack in `stacks` an id, inserting the frames and stacks the database lacks."""
-        new_stacks = {s for s in stacks if s not in self._stack_ids}
+        new_stacks = list({id(s): s for s in stacks if id(s) not in self._stack_ids}.values())
         if not new_stacks:
             return
         new_frames = {f for s in new_stacks for f in s if f not in self._frame_ids}
         if new_frames:
             self._resolve_frames(new_frames)
-        by_digest: dict[bytes, tuple[Stack, list[int]]] = {}
+        by_digest: dict[bytes, tuple[list[Stack], list[int]]] = {}
         for stack in new_stacks:
             ids = [self._frame_ids[f] for f in stack]
-            by_digest[stack_digest(ids)] = (stack, ids)
+            digest = stack_digest(ids)
+            if digest in by_digest:  # equal stacks that are distinct objects
+                by_digest[digest][0].append(stack)
+            else:
+                by_digest[digest] = ([stack], ids)
         digests = sorted(by_digest)
         with self._conn.cursor() as cur:
             cur.execute(
@@ -73,7 +81,10 @@ class StackDictionary:
             )
             cur.execute("SELECT digest, id FROM stacks WHERE digest = ANY(%s)", (digests,))
             for digest, stack_id in cur.fetchall():
-                self._stack_ids[by_digest[bytes(digest)][0]] = stack_id
+                for stack in by_digest[bytes(digest)][0]:
+                    self._stack_ids[id(stack)] = stack_id
+                    self._alive.append(stack)
+                self._distinct.add(stack_id)
 
     def _resolve_frames(self, frames: set[Frame]) -> None:
         by_digest = {frame_digest(f): f for f in frames}
