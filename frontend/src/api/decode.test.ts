@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { DecodeError, decodeCapture, decodeFlame, decodeIncident } from './decode';
+
+describe('decoders', () => {
+  it('accept a valid incident and reject a wrong severity', () => {
+    const raw = { id: 1, title: 't', severity: 'sev2', started_at: 'a', summary: null, created_at: 'b', capture_count: 2 };
+    expect(decodeIncident(raw).summary).toBe('');
+    expect(() => decodeIncident({ ...raw, severity: 'P1' })).toThrow(DecodeError);
+  });
+
+  it('fill optional capture fields', () => {
+    const c = decodeCapture({ id: 1, incident_id: 2, filename: 'f', status: 'queued', created_at: 'x' });
+    expect(c.warnings).toEqual([]);
+    expect(c.clock.mode).toBe('unknown');
+    expect(c.host).toBeNull();
+  });
+
+  it('decode deep flame trees without recursion limits and keep truncation flags', () => {
+    let node: Record<string, unknown> = { name: 'leaf', value: 1, samples: 1, kind: 'user', children: [] };
+    for (let i = 0; i < 20000; i += 1) node = { name: `f${i}`, value: 1, samples: 1, kind: 'kernel', children: [node] };
+    const root = { name: 'all', value: 1, samples: 1, kind: 'root', children: [node], truncated: true };
+    const f = decodeFlame({ root, total: 1, unit: 'samples', event: 'cpu-clock', node_count: 20002, pruned_nodes: 0, prune_threshold: 0.0001, focus: [] });
+    expect(f.root.truncated).toBe(true);
+    let depth = 0;
+    for (let n = f.root; n.children[0]; n = n.children[0]) depth += 1;
+    expect(depth).toBe(20001);
+  });
+
+  it('maps unknown frame kinds to "unknown"', () => {
+    const f = decodeFlame({ root: { name: 'all', value: 1, kind: 'martian', children: [] }, total: 1 });
+    expect(f.root.kind).toBe('unknown');
+  });
+});

@@ -1,0 +1,216 @@
+/**
+ * Narrowing of untrusted JSON into the API types. This is the parse boundary: everything past it is
+ * typed, everything before it is `unknown`.
+ */
+import {
+  CAPTURE_STATUSES,
+  FRAME_KINDS,
+  SEVERITIES,
+  type Capture,
+  type CaptureWarning,
+  type EventCount,
+  type Facets,
+  type FlameNode,
+  type FlameResponse,
+  type FrameKind,
+  type Incident,
+  type ProcessFacet,
+  type ThreadFacet,
+} from './types';
+
+export class DecodeError extends Error {
+  constructor(path: string, expected: string, got: unknown) {
+    super(`Unexpected API response at ${path}: expected ${expected}, got ${describe(got)}`);
+    this.name = 'DecodeError';
+  }
+}
+
+function describe(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  return typeof v;
+}
+
+type Obj = Record<string, unknown>;
+
+export function obj(v: unknown, path: string): Obj {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new DecodeError(path, 'object', v);
+  return v as Obj;
+}
+
+export function str(v: unknown, path: string): string {
+  if (typeof v !== 'string') throw new DecodeError(path, 'string', v);
+  return v;
+}
+
+export function num(v: unknown, path: string): number {
+  if (typeof v !== 'number' || Number.isNaN(v)) throw new DecodeError(path, 'number', v);
+  return v;
+}
+
+export function bool(v: unknown, path: string): boolean {
+  if (typeof v !== 'boolean') throw new DecodeError(path, 'boolean', v);
+  return v;
+}
+
+export function nullable<T>(decode: (v: unknown, path: string) => T) {
+  return (v: unknown, path: string): T | null => (v === null || v === undefined ? null : decode(v, path));
+}
+
+export function arr<T>(v: unknown, path: string, decode: (item: unknown, path: string) => T): T[] {
+  if (!Array.isArray(v)) throw new DecodeError(path, 'array', v);
+  return v.map((item: unknown, i) => decode(item, `${path}[${i}]`));
+}
+
+export function oneOf<T extends string>(allowed: readonly T[]) {
+  return (v: unknown, path: string): T => {
+    const s = str(v, path);
+    if (!(allowed as readonly string[]).includes(s)) throw new DecodeError(path, allowed.join('|'), s);
+    return s as T;
+  };
+}
+
+const severity = oneOf(SEVERITIES);
+const captureStatus = oneOf(CAPTURE_STATUSES);
+const nstr = nullable(str);
+const nnum = nullable(num);
+
+export function decodeIncident(v: unknown, path = 'incident'): Incident {
+  const o = obj(v, path);
+  return {
+    id: num(o.id, `${path}.id`),
+    title: str(o.title, `${path}.title`),
+    severity: severity(o.severity, `${path}.severity`),
+    started_at: str(o.started_at, `${path}.started_at`),
+    summary: nstr(o.summary, `${path}.summary`) ?? '',
+    created_at: str(o.created_at, `${path}.created_at`),
+    capture_count: nnum(o.capture_count, `${path}.capture_count`) ?? 0,
+  };
+}
+
+export const decodeIncidents = (v: unknown): Incident[] => arr(v, 'incidents', decodeIncident);
+
+function decodeWarning(v: unknown, path: string): CaptureWarning {
+  const o = obj(v, path);
+  return { line: nnum(o.line, `${path}.line`) ?? 0, message: str(o.message, `${path}.message`) };
+}
+
+function decodeEventCount(v: unknown, path: string): EventCount {
+  const o = obj(v, path);
+  return { name: str(o.name, `${path}.name`), samples: num(o.samples, `${path}.samples`) };
+}
+
+export function decodeCapture(v: unknown, path = 'capture'): Capture {
+  const o = obj(v, path);
+  const clock = o.clock === null || o.clock === undefined ? {} : obj(o.clock, `${path}.clock`);
+  return {
+    id: num(o.id, `${path}.id`),
+    incident_id: num(o.incident_id, `${path}.incident_id`),
+    host: nstr(o.host, `${path}.host`),
+    filename: str(o.filename, `${path}.filename`),
+    format: nstr(o.format, `${path}.format`),
+    status: captureStatus(o.status, `${path}.status`),
+    progress: nnum(o.progress, `${path}.progress`) ?? 0,
+    error: nstr(o.error, `${path}.error`),
+    warnings: o.warnings == null ? [] : arr(o.warnings, `${path}.warnings`, decodeWarning),
+    dropped_lines: nnum(o.dropped_lines, `${path}.dropped_lines`) ?? 0,
+    truncated: o.truncated === true,
+    sha256: nstr(o.sha256, `${path}.sha256`) ?? '',
+    compression: nstr(o.compression, `${path}.compression`) ?? 'none',
+    size_bytes: nnum(o.size_bytes, `${path}.size_bytes`) ?? 0,
+    size_uncompressed: nnum(o.size_uncompressed, `${path}.size_uncompressed`),
+    sample_count: nnum(o.sample_count, `${path}.sample_count`) ?? 0,
+    stack_count: nnum(o.stack_count, `${path}.stack_count`) ?? 0,
+    thread_count: nnum(o.thread_count, `${path}.thread_count`) ?? 0,
+    events: o.events == null ? [] : arr(o.events, `${path}.events`, decodeEventCount),
+    time_start: nstr(o.time_start, `${path}.time_start`),
+    time_end: nstr(o.time_end, `${path}.time_end`),
+    clock: {
+      mode: nstr(clock.mode, `${path}.clock.mode`) ?? 'unknown',
+      note: nstr(clock.note, `${path}.clock.note`) ?? '',
+    },
+    created_at: str(o.created_at, `${path}.created_at`),
+    parsed_at: nstr(o.parsed_at, `${path}.parsed_at`),
+  };
+}
+
+export const decodeCaptures = (v: unknown): Capture[] => arr(v, 'captures', decodeCapture);
+
+function decodeProcess(v: unknown, path: string): ProcessFacet {
+  const o = obj(v, path);
+  return {
+    pid: nnum(o.pid, `${path}.pid`),
+    comm: nstr(o.comm, `${path}.comm`) ?? '',
+    samples: num(o.samples, `${path}.samples`),
+  };
+}
+
+function decodeThread(v: unknown, path: string): ThreadFacet {
+  const o = obj(v, path);
+  return {
+    pid: nnum(o.pid, `${path}.pid`),
+    tid: nnum(o.tid, `${path}.tid`),
+    comm: nstr(o.comm, `${path}.comm`) ?? '',
+    samples: num(o.samples, `${path}.samples`),
+  };
+}
+
+export function decodeFacets(v: unknown): Facets {
+  const o = obj(v, 'facets');
+  return {
+    events: arr(o.events ?? [], 'facets.events', decodeEventCount),
+    processes: arr(o.processes ?? [], 'facets.processes', decodeProcess),
+    threads: arr(o.threads ?? [], 'facets.threads', decodeThread),
+    time_start: nstr(o.time_start, 'facets.time_start'),
+    time_end: nstr(o.time_end, 'facets.time_end'),
+  };
+}
+
+const frameKinds: readonly string[] = FRAME_KINDS;
+
+function frameKind(v: unknown): FrameKind {
+  return typeof v === 'string' && frameKinds.includes(v) ? (v as FrameKind) : 'unknown';
+}
+
+/** Iterative so that deep stacks (perf allows 127+ frames, merged trees more) cannot overflow. */
+export function decodeFlameNode(v: unknown, path = 'root'): FlameNode {
+  const make = (raw: unknown, p: string): { node: FlameNode; rawChildren: unknown } => {
+    const o = obj(raw, p);
+    const node: FlameNode = {
+      name: str(o.name, `${p}.name`),
+      value: num(o.value, `${p}.value`),
+      samples: nnum(o.samples, `${p}.samples`) ?? 0,
+      kind: frameKind(o.kind),
+      children: [],
+    };
+    if (o.truncated === true) node.truncated = true;
+    return { node, rawChildren: o.children ?? [] };
+  };
+  const first = make(v, path);
+  const stack: { node: FlameNode; rawChildren: unknown; path: string }[] = [{ ...first, path }];
+  for (let item = stack.pop(); item; item = stack.pop()) {
+    const kids = arr(item.rawChildren, `${item.path}.children`, (c: unknown) => c);
+    kids.forEach((raw, i) => {
+      const p = `${item.path}.children[${i}]`;
+      const made = make(raw, p);
+      item.node.children.push(made.node);
+      stack.push({ ...made, path: p });
+    });
+  }
+  return first.node;
+}
+
+export function decodeFlame(v: unknown): FlameResponse {
+  const o = obj(v, 'flame');
+  return {
+    root: decodeFlameNode(o.root, 'flame.root'),
+    total: num(o.total, 'flame.total'),
+    total_samples: nnum(o.total_samples, 'flame.total_samples') ?? 0,
+    unit: nstr(o.unit, 'flame.unit') ?? 'samples',
+    event: nstr(o.event, 'flame.event') ?? '',
+    node_count: nnum(o.node_count, 'flame.node_count') ?? 0,
+    pruned_nodes: nnum(o.pruned_nodes, 'flame.pruned_nodes') ?? 0,
+    prune_threshold: nnum(o.prune_threshold, 'flame.prune_threshold') ?? 0,
+    focus: o.focus == null ? [] : arr(o.focus, 'flame.focus', str),
+  };
+}

@@ -1,0 +1,80 @@
+/** Minimal JSON-over-HTTP client: one place that turns non-2xx answers into ApiError. */
+
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(status: number, message: string) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+  }
+}
+
+/** Extract a human message from a FastAPI-style error body (`{detail: string | {msg}[]}`). */
+export function errorDetail(body: unknown, fallback: string): string {
+  if (typeof body !== 'object' || body === null || !('detail' in body)) return fallback;
+  const detail: unknown = body.detail;
+  if (typeof detail === 'string') return detail;
+  if (Array.isArray(detail)) {
+    const parts = detail.map((d: unknown) => {
+      if (typeof d === 'object' && d !== null && 'msg' in d && typeof d.msg === 'string') {
+        const loc = 'loc' in d && Array.isArray(d.loc) ? d.loc.map(String).join('.') : '';
+        return loc ? `${loc}: ${d.msg}` : d.msg;
+      }
+      return JSON.stringify(d);
+    });
+    return parts.join('; ');
+  }
+  return fallback;
+}
+
+export function parseErrorText(status: number, statusText: string, text: string): ApiError {
+  const code = `HTTP ${status}${statusText ? ` ${statusText}` : ''}`;
+  // A proxy in front of a stopped back end answers 502/503/504 without a JSON body.
+  const fallback = status >= 502 && status <= 504 ? `The Stallscope API is not answering (${code}). Is the server running?` : code;
+  try {
+    return new ApiError(status, errorDetail(JSON.parse(text), fallback));
+  } catch {
+    return new ApiError(status, fallback);
+  }
+}
+
+async function send(method: string, url: string, body?: unknown, signal?: AbortSignal): Promise<Response> {
+  let res: Response;
+  try {
+    res = await fetch(url, {
+      method,
+      headers: body === undefined ? { Accept: 'application/json' } : { Accept: 'application/json', 'Content-Type': 'application/json' },
+      body: body === undefined ? null : JSON.stringify(body),
+      signal: signal ?? null,
+    });
+  } catch (e) {
+    if (e instanceof DOMException && e.name === 'AbortError') throw e;
+    throw new ApiError(0, `Cannot reach the Stallscope API (${method} ${url}). Is the server running?`);
+  }
+  if (!res.ok) throw parseErrorText(res.status, res.statusText, await res.text());
+  return res;
+}
+
+export async function getJson<T>(url: string, decode: (v: unknown) => T, signal?: AbortSignal): Promise<T> {
+  const res = await send('GET', url, undefined, signal);
+  return decode(await readJson(res, url));
+}
+
+export async function postJson<T>(url: string, body: unknown, decode: (v: unknown) => T): Promise<T> {
+  const res = await send('POST', url, body);
+  return decode(await readJson(res, url));
+}
+
+async function readJson(res: Response, url: string): Promise<unknown> {
+  const text = await res.text();
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new ApiError(res.status, `The server answered ${url} with something that is not JSON.`);
+  }
+}
+
+export function errorMessage(e: unknown): string {
+  if (e instanceof Error) return e.message;
+  return String(e);
+}

@@ -1,0 +1,36 @@
+/** Raw-body upload with progress. fetch() cannot report upload progress, XMLHttpRequest can. */
+import { decodeCapture } from './decode';
+import { ApiError, parseErrorText } from './http';
+import type { Capture } from './types';
+
+export interface UploadHandle {
+  promise: Promise<Capture>;
+  abort: () => void;
+}
+
+export function uploadCapture(url: string, file: Blob, onProgress: (fraction: number) => void): UploadHandle {
+  const xhr = new XMLHttpRequest();
+  const promise = new Promise<Capture>((resolve, reject) => {
+    xhr.open('POST', url);
+    xhr.setRequestHeader('Content-Type', 'application/octet-stream');
+    xhr.setRequestHeader('Accept', 'application/json');
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable && e.total > 0) onProgress(e.loaded / e.total);
+    };
+    xhr.onload = () => {
+      if (xhr.status >= 200 && xhr.status < 300) {
+        try {
+          resolve(decodeCapture(JSON.parse(xhr.responseText)));
+        } catch (e) {
+          reject(e instanceof Error ? e : new Error(String(e)));
+        }
+      } else {
+        reject(parseErrorText(xhr.status, xhr.statusText, xhr.responseText));
+      }
+    };
+    xhr.onerror = () => reject(new ApiError(0, 'Network error while uploading. Is the server running?'));
+    xhr.onabort = () => reject(new ApiError(0, 'Upload cancelled.'));
+    xhr.send(file);
+  });
+  return { promise, abort: () => xhr.abort() };
+}

@@ -1,0 +1,142 @@
+import { Fragment, useState } from 'react';
+import { Link } from 'react-router';
+import { rawCaptureUrl } from '../../api/endpoints';
+import type { Capture } from '../../api/types';
+import { ProgressBar } from '../../shared/components/ProgressBar';
+import { Time } from '../../shared/components/Time';
+import { Truncate } from '../../shared/components/Truncate';
+import { formatCount } from '../../shared/units';
+import { flameHref } from '../flame/urlState';
+import { isReady, issueCount, sizeText, spanText, statusText } from './captureStatus';
+
+interface Props {
+  capture: Capture;
+  selected: boolean;
+  onSelect: (selected: boolean) => void;
+  onReparse: () => void;
+  reparsing: boolean;
+}
+
+const COLUMNS = 10;
+
+function StatusCell({ c }: { c: Capture }) {
+  const tone = c.status === 'failed' ? 'bad' : c.status === 'partial' ? 'warn' : c.status === 'ready' ? 'ok' : 'accent';
+  return (
+    <div className="status-cell">
+      <span className={`status status--${c.status}`} data-testid="capture-status">
+        {statusText(c)}
+      </span>
+      {c.status === 'parsing' || c.status === 'queued' ? (
+        <ProgressBar value={c.status === 'queued' ? null : c.progress} label={`Parsing ${c.filename}`} tone={tone} />
+      ) : null}
+      {c.status === 'failed' && c.error ? <Truncate text={c.error} className="status-cell__reason" /> : null}
+      {c.status === 'partial' && c.dropped_lines > 0 ? (
+        <span className="status-cell__reason status-cell__reason--warn">{formatCount(c.dropped_lines)} lines dropped</span>
+      ) : null}
+    </div>
+  );
+}
+
+export function CaptureRow({ capture: c, selected, onSelect, onReparse, reparsing }: Props) {
+  const [open, setOpen] = useState(c.status === 'failed');
+  const issues = issueCount(c);
+  const ready = isReady(c);
+  const canReparse = c.status === 'failed' || c.status === 'partial';
+  return (
+    <Fragment>
+      <tr className={`capture-row capture-row--${c.status}`} data-testid="capture-row" data-capture-id={c.id}>
+        <td className="shrink">
+          <input
+            type="checkbox"
+            aria-label={`Select ${c.filename}`}
+            disabled={!ready}
+            checked={selected && ready}
+            onChange={(e) => onSelect(e.target.checked)}
+          />
+        </td>
+        <td className="wide">
+          <a href={rawCaptureUrl(c.id)} className="file-link" title={`Download the stored upload (${c.filename})`}>
+            <Truncate text={c.filename} mono />
+          </a>
+          <div className="muted small one-line">
+            #{c.id} · <Time iso={c.created_at} />
+            {c.events.length > 0 ? ` · ${c.events.map((e) => e.name).join(', ')}` : ''}
+          </div>
+        </td>
+        <td className="shrink">{c.host ? <Truncate text={c.host} mono /> : <span className="muted">–</span>}</td>
+        <td className="shrink mono small">{c.format ?? <span className="muted">?</span>}</td>
+        <td className="shrink">
+          <StatusCell c={c} />
+        </td>
+        <td className="num shrink">{ready ? formatCount(c.sample_count) : <span className="muted">–</span>}</td>
+        <td className="num shrink" title={c.time_start ? `${c.time_start} → ${c.time_end ?? '?'} (clock: ${c.clock.mode})` : undefined}>
+          {spanText(c)}
+        </td>
+        <td className="num shrink nowrap">{sizeText(c)}</td>
+        <td className="shrink">
+          {issues > 0 || c.error ? (
+            <button
+              type="button"
+              className={`issues-toggle${c.status === 'failed' ? ' issues-toggle--bad' : ''}`}
+              aria-expanded={open}
+              onClick={() => setOpen((o) => !o)}
+            >
+              {c.status === 'failed'
+                ? 'reason'
+                : [
+                    c.dropped_lines > 0 ? `${formatCount(c.dropped_lines)} dropped` : null,
+                    c.warnings.length > 0 ? `${c.warnings.length} warn` : null,
+                    c.truncated ? 'truncated' : null,
+                  ]
+                    .filter(Boolean)
+                    .join(' · ')}
+              <span aria-hidden="true"> {open ? '▴' : '▾'}</span>
+            </button>
+          ) : (
+            <span className="muted">–</span>
+          )}
+        </td>
+        <td className="shrink actions">
+          {ready ? (
+            <Link className="btn btn--small btn--primary" to={flameHref({ incident: c.incident_id, captures: [c.id] })}>
+              Open flame graph
+            </Link>
+          ) : null}
+          {canReparse ? (
+            <button type="button" className="btn btn--small" disabled={reparsing} onClick={onReparse}>
+              {reparsing ? 'Re-parsing…' : 'Re-parse'}
+            </button>
+          ) : null}
+        </td>
+      </tr>
+      {open && (issues > 0 || c.error) ? (
+        <tr className="capture-detail">
+          <td />
+          <td colSpan={COLUMNS - 1}>
+            {c.error ? (
+              <p className="capture-detail__error" role="alert">
+                <strong>Parse failed:</strong> <span className="mono">{c.error}</span>
+              </p>
+            ) : null}
+            {c.dropped_lines > 0 ? (
+              <p>
+                {formatCount(c.dropped_lines)} input lines could not be parsed and were dropped; the rest of the capture is usable.
+              </p>
+            ) : null}
+            {c.truncated ? <p>The input ended mid-record (truncated file); the last partial record was dropped.</p> : null}
+            {c.warnings.length > 0 ? (
+              <ol className="warnings">
+                {c.warnings.map((w, i) => (
+                  <li key={i}>
+                    <span className="muted mono">line {w.line}</span> <span className="mono">{w.message}</span>
+                  </li>
+                ))}
+              </ol>
+            ) : null}
+            {c.clock.note ? <p className="muted small">Clock: {c.clock.note}</p> : null}
+          </td>
+        </tr>
+      ) : null}
+    </Fragment>
+  );
+}

@@ -1,0 +1,118 @@
+import { useQuery } from '@tanstack/react-query';
+import { useCallback, useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { EmptyState } from '../../shared/components/EmptyState';
+import { ErrorBanner } from '../../shared/components/ErrorBanner';
+import { useDocumentTitle } from '../../shared/hooks/useDocumentTitle';
+import { flameHref } from '../flame/urlState';
+import { incidentQuery } from '../incidents/queries';
+import { CaptureTable } from './CaptureTable';
+import { isActive, isReady } from './captureStatus';
+import { DropOverlay } from './DropOverlay';
+import { IncidentHeader } from './IncidentHeader';
+import { capturesQuery, useRefreshCaptures, useReparse } from './queries';
+import { UploadPanel } from './UploadPanel';
+import { useUploads } from './useUploads';
+
+export function IncidentPage() {
+  const { id: rawId } = useParams();
+  const id = Number(rawId);
+  if (!Number.isInteger(id) || id <= 0) {
+    return <EmptyState title={`“${rawId ?? ''}” is not an incident id`}><Link to="/">Back to incidents</Link></EmptyState>;
+  }
+  return <IncidentView key={id} id={id} />;
+}
+
+function IncidentView({ id }: { id: number }) {
+  const incident = useQuery(incidentQuery(id));
+  const captures = useQuery(capturesQuery(id));
+  const refresh = useRefreshCaptures(id);
+  const reparse = useReparse(id);
+  const uploads = useUploads(id, refresh);
+  const [host, setHost] = useState('');
+  const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
+  useDocumentTitle(incident.data ? `#${id} ${incident.data.title}` : `Incident #${id}`);
+
+  const { upload } = uploads;
+  const onFiles = useCallback((files: File[]) => upload(files, host), [upload, host]);
+
+  const list = captures.data ?? [];
+  const ready = list.filter(isReady);
+  const chosen = ready.filter((c) => selected.has(c.id));
+  const working = list.filter(isActive).length;
+
+  const select = (ids: number[], on: boolean) =>
+    setSelected((prev) => {
+      const next = new Set(prev);
+      for (const cid of ids) {
+        if (on) next.add(cid);
+        else next.delete(cid);
+      }
+      return next;
+    });
+
+  return (
+    <div className="stack">
+      <nav className="crumbs">
+        <Link to="/">Incidents</Link> <span aria-hidden="true">›</span> <span>#{id}</span>
+      </nav>
+
+      {incident.isError ? <ErrorBanner title="Could not load the incident." error={incident.error} onRetry={() => void incident.refetch()} /> : null}
+      {incident.data ? <IncidentHeader incident={incident.data} /> : incident.isPending ? <p className="muted">Loading incident…</p> : null}
+
+      <DropOverlay onFiles={onFiles} label={`Drop to upload to incident #${id}${host.trim() ? ` (host ${host.trim()})` : ''}`} />
+      <UploadPanel
+        host={host}
+        onHost={setHost}
+        onFiles={onFiles}
+        items={uploads.items}
+        onCancel={uploads.cancel}
+        onDismiss={uploads.dismiss}
+        onClearFinished={uploads.clearFinished}
+      />
+
+      <section className="stack stack--tight">
+        <div className="section-head">
+          <h2>Captures</h2>
+          {working > 0 ? <span className="muted small live-dot">{working} being parsed — refreshing every second</span> : null}
+          <div className="spacer" />
+          {ready.length > 0 ? (
+            <Link
+              className="btn btn--primary"
+              to={flameHref({ incident: id, captures: (chosen.length > 0 ? chosen : ready).map((c) => c.id) })}
+            >
+              {chosen.length > 0
+                ? `Open flame graph of ${chosen.length} selected`
+                : ready.length === 1
+                  ? 'Open flame graph'
+                  : `Open flame graph of all ${ready.length} ready`}
+            </Link>
+          ) : null}
+        </div>
+        {captures.isError ? <ErrorBanner title="Could not load captures." error={captures.error} onRetry={() => void captures.refetch()} /> : null}
+        {reparse.isError ? <ErrorBanner title="Re-parse failed." error={reparse.error} /> : null}
+        {captures.isPending ? <p className="muted">Loading captures…</p> : null}
+        {captures.data && list.length === 0 ? (
+          <EmptyState title="No captures yet">
+            <p>
+              Drag a <code>perf script</code> file here, use <strong>Upload files…</strong>, or run{' '}
+              <code>stallscope upload FILE --incident {id}</code>.
+            </p>
+            <p className="muted small">
+              Record with <code>perf record -F 99 -a -g -- sleep 30</code>, then <code>perf script &gt; out.txt</code>.
+            </p>
+          </EmptyState>
+        ) : null}
+        {list.length > 0 ? (
+          <CaptureTable
+            captures={list}
+            selected={selected}
+            onSelect={select}
+            onReparse={(cid) => reparse.mutate(cid)}
+            reparsingId={reparse.isPending ? reparse.variables : null}
+          />
+        ) : null}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,163 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { foldedUrl } from '../../api/endpoints';
+import { EmptyState } from '../../shared/components/EmptyState';
+import { ErrorBanner } from '../../shared/components/ErrorBanner';
+import { useDocumentTitle } from '../../shared/hooks/useDocumentTitle';
+import { useEscape } from '../../shared/hooks/useHotkeys';
+import { literalMatcher } from '../../shared/regex';
+import { formatCount, formatPercent, formatValue, share } from '../../shared/units';
+import { FlameChart } from './FlameChart';
+import { FlameFilters } from './FlameFilters';
+import { FlameLegend } from './FlameLegend';
+import { foldedFileName, needsTimeStart, toFlameQuery } from './flameQuery';
+import { FlameToolbar } from './FlameToolbar';
+import { facetsQuery, flameQuery, useZoomedTree } from './queries';
+import { deepestExisting, matchedValue } from './tree';
+import { decodeFlameState, encodeFlameState, type FlameViewState } from './urlState';
+import { ZoomCrumbs } from './ZoomCrumbs';
+
+export function FlamePage() {
+  const [params, setParams] = useSearchParams();
+  const { state: view, warnings } = useMemo(() => decodeFlameState(params), [params]);
+  useDocumentTitle(view.incident !== null ? `Flame graph · incident #${view.incident}` : 'Flame graph');
+
+  /** Zooms are history entries (Back zooms out); typing and filter tweaks replace the current one. */
+  const setView = (patch: Partial<FlameViewState>, push = false) =>
+    setParams(encodeFlameState({ ...view, ...patch }), { replace: !push });
+
+  if (view.captures.length === 0) {
+    return (
+      <EmptyState title="No captures selected">
+        <p>
+          Open a flame graph from an incident’s captures table: per capture, or for several selected ones.{' '}
+          {view.incident !== null ? <Link to={`/incidents/${view.incident}`}>Back to incident #{view.incident}</Link> : <Link to="/">Incidents</Link>}
+        </p>
+      </EmptyState>
+    );
+  }
+  return <FlameView view={view} warnings={warnings} setView={setView} />;
+}
+
+function FlameView({
+  view,
+  warnings,
+  setView,
+}: {
+  view: FlameViewState;
+  warnings: string[];
+  setView: (patch: Partial<FlameViewState>, push?: boolean) => void;
+}) {
+  const facets = useQuery(facetsQuery(view.captures));
+  const timeReady = !needsTimeStart(view) || facets.data !== undefined || facets.isError;
+  const q = toFlameQuery(view, facets.data?.time_start ?? null);
+  const base = useQuery({ ...flameQuery(q), enabled: timeReady, placeholderData: keepPreviousData });
+  const zoomed = useZoomedTree(q, view.zoom, timeReady);
+  const tree = zoomed.data?.tree ?? base.data?.root;
+  const meta = base.data;
+  const unit = meta?.unit ?? 'samples';
+
+  const search = view.search;
+  const matched = useMemo(() => {
+    if (!tree || !search.trim()) return null;
+    const value = matchedValue(tree, literalMatcher(search));
+    return { value, fraction: share(value, tree.value) };
+  }, [tree, search]);
+
+  useEscape(() => {
+    if (view.zoom.length > 0 || view.search) setView({ zoom: [], search: '' }, view.zoom.length > 0);
+  });
+
+  const grafted = zoomed.data?.grafted ?? [];
+  const loadingDetail = zoomed.isFetching && view.zoom.length > 0 && base.isSuccess && !base.isFetching;
+
+  return (
+    <div className="stack flame-page">
+      <nav className="crumbs">
+        <Link to="/">Incidents</Link> <span aria-hidden="true">›</span>{' '}
+        {view.incident !== null ? (
+          <>
+            <Link to={`/incidents/${view.incident}`}>#{view.incident}</Link> <span aria-hidden="true">›</span>{' '}
+          </>
+        ) : null}
+        <span>
+          flame graph of {view.captures.length === 1 ? 'capture' : 'captures'} {view.captures.map((c) => `#${c}`).join(', ')}
+        </span>
+      </nav>
+
+      {warnings.map((w) => (
+        <div key={w} className="banner banner--info">
+          {w}
+        </div>
+      ))}
+
+      <FlameFilters view={view} facets={facets.data} currentEvent={meta?.event ?? ''} onChange={(p) => setView(p)} />
+      {facets.isError ? <ErrorBanner title="Could not load filter values." error={facets.error} /> : null}
+
+      <FlameToolbar
+        search={view.search}
+        onSearch={(term) => setView({ search: term })}
+        matched={matched}
+        unit={unit}
+        zoomed={view.zoom.length > 0}
+        onReset={() => setView({ zoom: [], search: '' }, view.zoom.length > 0)}
+        foldedHref={foldedUrl(q)}
+        foldedName={foldedFileName(q, meta?.event ?? view.event ?? '')}
+      />
+
+      <div className="flame-status small">
+        {meta ? (
+          <>
+            <span>
+              <strong>{meta.event || 'all events'}</strong> · {formatValue(meta.total, unit)}
+              {unit !== 'samples' ? ` · ${formatCount(meta.total_samples)} samples` : ''} · {formatCount(meta.node_count)} frames
+            </span>
+            {meta.pruned_nodes > 0 ? (
+              <span className="prune-note" data-testid="prune-note">
+                {formatCount(meta.pruned_nodes)} frames below {formatPercent(meta.prune_threshold)} folded into (other) — zoom in
+                to load them
+              </span>
+            ) : null}
+            {grafted.length > 0 ? (
+              <span className="muted">full detail loaded under {grafted.at(-1)?.at(-1) ?? ''}</span>
+            ) : null}
+          </>
+        ) : null}
+        {base.isFetching || loadingDetail ? (
+          <span className="muted live-dot">{loadingDetail ? 'loading detail for the zoomed frame…' : 'loading…'}</span>
+        ) : null}
+      </div>
+
+      {base.isError ? <ErrorBanner title="Could not load the flame graph." error={base.error} onRetry={() => void base.refetch()} /> : null}
+      {zoomed.isError && !base.isError ? (
+        <ErrorBanner title="Could not load detail for the zoomed frame." error={zoomed.error} onRetry={() => void zoomed.refetch()} />
+      ) : null}
+
+      <ZoomCrumbs
+        zoom={view.zoom}
+        present={tree ? deepestExisting(tree, view.zoom).length : view.zoom.length}
+        onZoom={(path) => setView({ zoom: path }, true)}
+      />
+
+      {tree && meta ? (
+        tree.value > 0 ? (
+          <FlameChart tree={tree} unit={unit} search={search} zoom={view.zoom} onZoom={(path) => setView({ zoom: path }, true)} />
+        ) : (
+          <EmptyState title="No samples match these filters">
+            <button type="button" className="btn" onClick={() => setView({ pid: null, tid: null, comm: null, start: null, end: null })}>
+              Clear filters
+            </button>
+          </EmptyState>
+        )
+      ) : base.isPending ? (
+        <div className="flame-placeholder muted">Loading flame graph…</div>
+      ) : null}
+
+      <div className="flame-foot">
+        <FlameLegend />
+        <span className="muted small">Click a frame to zoom · hover for details · Back zooms out</span>
+      </div>
+    </div>
+  );
+}

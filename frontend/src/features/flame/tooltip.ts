@@ -1,0 +1,94 @@
+/**
+ * Our own tooltip for d3-flame-graph. Frame names come from untrusted captures, so everything is
+ * written with textContent; nothing here ever parses markup.
+ */
+import type { FlameFrame, FlameTooltip } from 'd3-flame-graph';
+import type { FlameNode } from '../../api/types';
+import { formatCount, formatPercent, formatValue, share } from '../../shared/units';
+import { KIND_LABEL } from './palette';
+
+export interface TooltipRow {
+  label: string;
+  value: string;
+}
+
+export interface TooltipContent {
+  title: string;
+  rows: TooltipRow[];
+}
+
+/** What to show for a frame: pure, so it can be tested without a DOM. */
+export function tooltipContent(node: FlameNode, parent: FlameNode | null, root: FlameNode, unit: string): TooltipContent {
+  const rows: TooltipRow[] = [
+    { label: 'kind', value: KIND_LABEL[node.kind] },
+    { label: unit === 'samples' ? 'samples' : 'value', value: formatValue(node.value, unit) },
+  ];
+  if (unit !== 'samples') rows.push({ label: 'samples', value: formatCount(node.samples) });
+  rows.push({ label: 'of total', value: formatPercent(share(node.value, root.value)) });
+  if (parent) rows.push({ label: 'of parent', value: formatPercent(share(node.value, parent.value)) });
+  const selfValue = node.value - node.children.reduce((s, c) => s + c.value, 0);
+  if (node.children.length > 0 && selfValue > 0) rows.push({ label: 'self', value: formatValue(selfValue, unit) });
+  if (node.truncated) rows.push({ label: 'detail', value: 'pruned — click to zoom and load it' });
+  return { title: node.name, rows };
+}
+
+/** Fill an element with the content, as text only. */
+export function renderTooltip(el: HTMLElement, content: TooltipContent): void {
+  const doc = el.ownerDocument;
+  el.replaceChildren();
+  const title = doc.createElement('div');
+  title.className = 'flame-tip__name';
+  title.textContent = content.title;
+  const table = doc.createElement('dl');
+  table.className = 'flame-tip__rows';
+  for (const row of content.rows) {
+    const dt = doc.createElement('dt');
+    dt.textContent = row.label;
+    const dd = doc.createElement('dd');
+    dd.textContent = row.value;
+    table.append(dt, dd);
+  }
+  el.append(title, table);
+}
+
+function placeNear(el: HTMLElement, x: number, y: number): void {
+  const view = el.ownerDocument.defaultView;
+  const vw = view?.innerWidth ?? 1024;
+  const vh = view?.innerHeight ?? 768;
+  const w = el.offsetWidth;
+  const h = el.offsetHeight;
+  const gap = 14;
+  const left = x + gap + w > vw ? Math.max(4, x - gap - w) : x + gap;
+  const top = y + gap + h > vh ? Math.max(4, y - gap - h) : y + gap;
+  el.style.left = `${left}px`;
+  el.style.top = `${top}px`;
+}
+
+/** A d3-flame-graph tooltip; `unit` is read on each show so it follows the current response. */
+export function createFlameTooltip(unit: () => string): FlameTooltip<FlameNode> {
+  let el: HTMLDivElement | null = null;
+  const create = () => {
+    el = document.createElement('div');
+    el.className = 'flame-tip';
+    el.setAttribute('role', 'tooltip');
+    el.hidden = true;
+    document.body.append(el);
+  };
+  const tip: FlameTooltip<FlameNode> = Object.assign(create, {
+    show: (event: MouseEvent, d: FlameFrame<FlameNode>) => {
+      if (!el) return;
+      const root = d.ancestors().at(-1) ?? d;
+      renderTooltip(el, tooltipContent(d.data, d.parent?.data ?? null, root.data, unit()));
+      el.hidden = false;
+      placeNear(el, event.clientX, event.clientY);
+    },
+    hide: () => {
+      if (el) el.hidden = true;
+    },
+    destroy: () => {
+      el?.remove();
+      el = null;
+    },
+  });
+  return tip;
+}

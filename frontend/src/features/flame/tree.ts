@@ -1,0 +1,114 @@
+/** Pure operations on server flame trees: lookup by path, grafting focused subtrees, search totals. */
+import type { FlameNode } from '../../api/types';
+
+/** Stable key for a frame path (names may contain any character, so no joining on separators). */
+export const pathKey = (path: readonly string[]): string => JSON.stringify(path);
+
+/** The node reached by following `path` (names below the root); the root for []. */
+export function findPath(root: FlameNode, path: readonly string[]): FlameNode | undefined {
+  let node: FlameNode | undefined = root;
+  for (const name of path) {
+    node = node.children.find((c) => c.name === name);
+    if (!node) return undefined;
+  }
+  return node;
+}
+
+/** The longest prefix of `path` that exists in the tree. */
+export function deepestExisting(root: FlameNode, path: readonly string[]): string[] {
+  const found: string[] = [];
+  let node = root;
+  for (const name of path) {
+    const next = node.children.find((c) => c.name === name);
+    if (!next) break;
+    found.push(name);
+    node = next;
+  }
+  return found;
+}
+
+/** True if pruning removed anything inside this node's subtree (itself included). */
+export function subtreeTruncated(node: FlameNode): boolean {
+  const stack: FlameNode[] = [node];
+  for (let n = stack.pop(); n; n = stack.pop()) {
+    if (n.truncated) return true;
+    for (const c of n.children) stack.push(c);
+  }
+  return false;
+}
+
+/**
+ * Replace the subtree at `path` with `sub` (a focused response's root), copying only the nodes on the
+ * path so the input tree is left untouched. Returns the input unchanged if the path is missing.
+ */
+export function graft(root: FlameNode, path: readonly string[], sub: FlameNode): FlameNode {
+  const replace = (node: FlameNode, depth: number): FlameNode | undefined => {
+    if (depth === path.length) {
+      return { ...node, value: sub.value, samples: sub.samples, children: sub.children, truncated: false };
+    }
+    const name = path[depth];
+    const idx = node.children.findIndex((c) => c.name === name);
+    const child = node.children[idx];
+    if (!child) return undefined;
+    const replaced = replace(child, depth + 1);
+    if (!replaced) return undefined;
+    const children = node.children.slice();
+    children[idx] = replaced;
+    return { ...node, children };
+  };
+  return replace(root, 0) ?? root;
+}
+
+/**
+ * Which focused subtree to fetch to show `zoom` in full, or null if nothing is missing.
+ * `loaded` holds the path keys already fetched, so a path is never asked for twice.
+ */
+export function focusToFetch(root: FlameNode, zoom: readonly string[], loaded: ReadonlySet<string>): string[] | null {
+  if (zoom.length === 0) return null;
+  const existing = deepestExisting(root, zoom);
+  if (existing.length === 0) return null;
+  const node = findPath(root, existing);
+  if (!node || loaded.has(pathKey(existing))) return null;
+  // Zoom target present: fetch only if its subtree was pruned. Target missing: its ancestor was pruned.
+  if (existing.length === zoom.length) return subtreeTruncated(node) ? existing : null;
+  return node.truncated || node.children.some((c) => c.kind === 'other') ? existing : null;
+}
+
+/**
+ * Weight of the frames whose names match, counting a matched frame's matched descendants once
+ * (the same rule d3-flame-graph's highlighting uses). The root never matches.
+ */
+export function matchedValue(root: FlameNode, matches: (name: string) => boolean): number {
+  let sum = 0;
+  const stack: FlameNode[] = [...root.children];
+  for (let n = stack.pop(); n; n = stack.pop()) {
+    if (matches(n.name)) sum += n.value;
+    else for (const c of n.children) stack.push(c);
+  }
+  return sum;
+}
+
+export function countNodes(root: FlameNode): number {
+  let count = 0;
+  const stack: FlameNode[] = [root];
+  for (let n = stack.pop(); n; n = stack.pop()) {
+    count += 1;
+    for (const c of n.children) stack.push(c);
+  }
+  return count;
+}
+
+/** A deep copy, so a chart library that writes flags onto its data cannot touch cached responses. */
+export function cloneTree(root: FlameNode): FlameNode {
+  const top: FlameNode = { ...root, children: [] };
+  const stack: [FlameNode, FlameNode][] = [[root, top]];
+  for (let pair = stack.pop(); pair; pair = stack.pop()) {
+    const [from, to] = pair;
+    for (const child of from.children) {
+      const copy: FlameNode = { ...child, children: [] };
+      to.children.push(copy);
+      stack.push([child, copy]);
+    }
+  }
+  return top;
+}

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { EMPTY_VIEW, URL_STATE_VERSION, decodeFlameState, encodeFlameState, flameHref, type FlameViewState } from './urlState';
+
+const full: FlameViewState = {
+  incident: 3,
+  captures: [1, 2, 17],
+  event: 'sched:sched_switch',
+  pid: 15285,
+  tid: 15286,
+  comm: 'java-worker #1',
+  start: 1.25,
+  end: 19.5,
+  search: 'operator<< & [unknown] ( 100% +',
+  zoom: [
+    'java',
+    '<script>alert(1)</script>',
+    'std::basic_ostream<char>& std::operator<< <std::char_traits<char> >(std::basic_ostream<char>&, char const*)',
+    'Lcom/foo/Bar;.baz(Ljava/lang/String;)V',
+    'a,b;c=d&e?f#g%20h+i',
+    '',
+    '函数 ✓',
+  ],
+};
+
+/** What a browser does to a link: serialise, then parse it back from the address bar. */
+const throughUrl = (s: FlameViewState): FlameViewState => {
+  const url = new URL(`https://example.test/flame?${encodeFlameState(s).toString()}`);
+  return decodeFlameState(url.search).state;
+};
+
+describe('flame URL state', () => {
+  it('round-trips a full state with hostile frame names', () => {
+    expect(throughUrl(full)).toEqual(full);
+  });
+
+  it('round-trips the empty state', () => {
+    expect(throughUrl(EMPTY_VIEW)).toEqual(EMPTY_VIEW);
+  });
+
+  it('writes the version and omits defaults', () => {
+    const p = encodeFlameState({ ...EMPTY_VIEW, captures: [4] });
+    expect(p.toString()).toBe(`v=${URL_STATE_VERSION}&captures=4`);
+  });
+
+  it('keeps zoom order', () => {
+    const s = { ...EMPTY_VIEW, zoom: ['b', 'a', 'b'] };
+    expect(throughUrl(s).zoom).toEqual(['b', 'a', 'b']);
+  });
+
+  it('reads unversioned hand-written links', () => {
+    const { state, warnings } = decodeFlameState('captures=5,6&q=main&zoom=func_ab');
+    expect(state.captures).toEqual([5, 6]);
+    expect(state.search).toBe('main');
+    expect(state.zoom).toEqual(['func_ab']);
+    expect(warnings).toEqual([]);
+  });
+
+  it('warns about links from a newer version but still reads them', () => {
+    const { state, warnings } = decodeFlameState('v=9&captures=1');
+    expect(state.captures).toEqual([1]);
+    expect(warnings[0]).toMatch(/newer/);
+  });
+
+  it('ignores bad numbers with a warning', () => {
+    const { state, warnings } = decodeFlameState('v=1&captures=1,x,1,-2&pid=abc&start=zz&end=2.5');
+    expect(state.captures).toEqual([1]);
+    expect(state.pid).toBeNull();
+    expect(state.start).toBeNull();
+    expect(state.end).toBe(2.5);
+    expect(warnings).toHaveLength(4);
+  });
+
+  it('builds hrefs for links into the page', () => {
+    expect(flameHref({ incident: 2, captures: [7, 8] })).toBe('/flame?v=1&incident=2&captures=7%2C8');
+  });
+});
