@@ -1,0 +1,199 @@
+"""End-to-end ingest into PostgreSQL and flame-graph query latency, beside a naive Python collapse.
+
+    python bench/ingest_and_query.py                   # ~1M samples built from the shared corpus
+    python bench/ingest_and_query.py --samples 3000000 # a bigger capture
+
+The input is `cpu20s.perf.txt.gz` repeated with shifted times until it holds the requested number
+of samples (real stacks, up to 127 frames deep). A fresh embedded PostgreSQL is started in a
+temporary folder and migrated; the parse job the Celery worker runs is timed in a child process (so
+its peak RSS is its own), then the flame-graph endpoint is timed through the real FastAPI app.
+Baseline: the naive collapse from `parser_throughput.py`, over the same file, in the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from statistics import median
+
+BENCH = Path(__file__).resolve().parent
+sys.path.insert(0, str(BENCH.parent / "backend"))
+sys.path.insert(0, str(BENCH))
+
+from parser_throughput import DEFAULT_CORPUS, SOURCE, naive_collapse, shift_times, span_seconds  # noqa: E402
+
+from stallscope.kit.compression import open_capture  # noqa: E402
+
+SAMPLES_PER_COPY = 39_856  # cpu20s.perf.txt.gz
+QUERY_REPEATS = 5
+
+
+def build_input(corpus: Path, samples: int, folder: Path) -> Path:
+    source = gzip.decompress((corpus / SOURCE).read_bytes())
+    span = span_seconds(source)
+    copies = -(-samples // SAMPLES_PER_COPY)
+    target = folder / f"cpu20s-x{copies}.perf.txt"
+    with target.open("wb") as out:
+        for copy in range(copies):
+            out.write(shift_times(source, copy * span))
+    return target
+
+
+def child(*args: str) -> dict[str, float]:
+    result = subprocess.run(
+        [sys.executable, __file__, *args], check=True, capture_output=True, text=True, env=dict(os.environ)
+    )
+    figures: dict[str, float] = json.loads(result.stdout.strip().splitlines()[-1])
+    return figures
+
+
+def measure_naive(path: Path) -> dict[str, float]:
+    with open_capture(path) as stream:
+        start = time.perf_counter()
+        samples = sum(naive_collapse(stream).values())
+        seconds = time.perf_counter() - start
+    return {"seconds": seconds, "samples": samples, "peak_rss_mib": _peak_mib()}
+
+
+def measure_ingest(database_url: str, capture_id: int) -> dict[str, float]:
+    from stallscope.captures.parsing import parse_capture
+
+    start = time.perf_counter()
+    parse_capture(database_url, capture_id)
+    return {"seconds": time.perf_counter() - start, "peak_rss_mib": _peak_mib()}
+
+
+def _peak_mib() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def record_capture(database_url: str, path: Path, data_dir: Path) -> int:
+    """Store the file through the blob store, as an upload would, and create its capture row."""
+    from stallscope.captures import service
+    from stallscope.db import get_session_factory
+    from stallscope.incidents.schemas import IncidentCreate
+    from stallscope.incidents.service import create_incident
+    from stallscope.kit.blobstore import BlobWriter
+
+    writer = BlobWriter(data_dir / "blobs", 1 << 40)
+    with open(path, "rb") as source:
+        while chunk := source.read(1 << 20):
+            writer.write(chunk)
+    blob = writer.commit()
+    with get_session_factory(database_url)() as session:
+        incident = create_incident(
+            session,
+            IncidentCreate(title="bench", started_at="2026-01-01T00:00:00Z"),  # type: ignore[arg-type]
+        )
+        capture = service.record_upload(session, incident.id, path.name, "bench", None, blob)
+        session.commit()
+        return capture.id
+
+
+def time_queries(capture_id: int) -> dict[str, list[float]]:
+    from fastapi.testclient import TestClient
+
+    from stallscope.flame import service as flame_service
+    from stallscope.main import create_app
+
+    timings: dict[str, list[float]] = {"cold": [], "warm": [], "zoom": [], "folded": []}
+    with TestClient(create_app()) as client:
+        params = {"captures": str(capture_id)}
+        for _ in range(QUERY_REPEATS):
+            flame_service._tree_cache.clear()
+            for kind in ("cold", "warm"):
+                start = time.perf_counter()
+                response = client.get("/api/flame", params=params)
+                timings[kind].append(time.perf_counter() - start)
+                response.raise_for_status()
+            heaviest = max(response.json()["root"]["children"], key=lambda c: c["value"])
+            start = time.perf_counter()
+            client.get("/api/flame", params={**params, "focus": json.dumps([heaviest["name"]])})
+            timings["zoom"].append(time.perf_counter() - start)
+            start = time.perf_counter()
+            client.get("/api/flame/folded", params=params).raise_for_status()
+            timings["folded"].append(time.perf_counter() - start)
+        body = client.get("/api/flame", params=params).json()
+    print(
+        f"flame graph: {body['total_samples']:,} samples, {body['node_count']:,} nodes sent, "
+        f"{body['pruned_nodes']:,} folded into (other)"
+    )
+    return timings
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--samples", type=int, default=1_000_000, help="samples in the capture (default 1M)")
+    parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS, help="the shared corpus folder")
+    parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
+    parser.add_argument("--naive", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--ingest", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.naive:
+        print(json.dumps(measure_naive(args.naive)))
+        return
+    if args.ingest:
+        print(json.dumps(measure_ingest(os.environ["DATABASE_URL"], args.ingest)))
+        return
+
+    from stallscope.config import get_settings
+    from stallscope.embedded import start_embedded_postgres
+    from stallscope.migrate import upgrade_to_head
+
+    tmp = Path(tempfile.mkdtemp(prefix="stallscope-bench-"))
+    tmp.chmod(0o755)
+    try:
+        print(f"building an input of at least {args.samples:,} samples ...", flush=True)
+        path = build_input(args.corpus, args.samples, tmp)
+        size_mb = path.stat().st_size / 1e6
+        print(f"input: {path.name}, {size_mb:,.0f} MB", flush=True)
+        url = start_embedded_postgres(tmp / "pgdata")
+        upgrade_to_head(url)
+        os.environ.update(DATABASE_URL=url, STALLSCOPE_DATA_DIR=str(tmp))
+        get_settings.cache_clear()
+
+        start = time.perf_counter()
+        capture_id = record_capture(url, path, tmp)
+        store_s = time.perf_counter() - start
+        naive = child("--naive", str(path))
+        ingest = child("--ingest", str(capture_id))
+        timings = time_queries(capture_id)
+    finally:
+        if not args.keep:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+    samples = naive["samples"]
+    print()
+    print(f"{'':34} {'seconds':>8} {'MB/s':>7} {'samples/s':>10} {'peak RSS':>9} {'vs naive':>9}")
+    rows = [
+        ("naive collapse (baseline)", naive["seconds"], naive["peak_rss_mib"]),
+        ("ingest: parse + COPY into Postgres", ingest["seconds"], ingest["peak_rss_mib"]),
+    ]
+    for label, seconds, rss in rows:
+        print(
+            f"{label:34} {seconds:8.2f} {size_mb / seconds:7.1f} {samples / seconds:10,.0f} "
+            f"{rss:6.0f} MiB {naive['seconds'] / seconds:8.2f}x"
+        )
+    print(f"{'upload into the blob store':34} {store_s:8.2f} {size_mb / store_s:7.1f}")
+    print()
+    print(f"flame-graph query over {samples:,.0f} samples (median of {QUERY_REPEATS} runs):")
+    for kind, values in timings.items():
+        value = median(values)
+        print(
+            f"  {kind:8} {value * 1000:8.0f} ms   {naive['seconds'] / value:8.1f}x faster than re-collapsing"
+        )
+
+
+if __name__ == "__main__":
+    main()
