@@ -139,7 +139,11 @@ def main() -> None:
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
     parser.add_argument("--naive", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--ingest", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--build-in", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.build_in:
+        print(json.dumps({"path": str(build_input(args.corpus, args.samples, args.build_in))}))
+        return
     if args.naive:
         print(json.dumps(measure_naive(args.naive)))
         return
@@ -155,7 +159,24 @@ def main() -> None:
     tmp.chmod(0o755)
     try:
         print(f"building an input of at least {args.samples:,} samples ...", flush=True)
-        path = build_input(args.corpus, args.samples, tmp)
+        # Built in a child: Linux children start with their parent's peak RSS, so this process must
+        # stay small for the children's figures to be their own.
+        built = subprocess.run(
+            [
+                sys.executable,
+                __file__,
+                "--samples",
+                str(args.samples),
+                "--corpus",
+                str(args.corpus),
+                "--build-in",
+                str(tmp),
+            ],
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+        path = Path(json.loads(built.stdout.strip().splitlines()[-1])["path"])
         size_mb = path.stat().st_size / 1e6
         print(f"input: {path.name}, {size_mb:,.0f} MB", flush=True)
         url = start_embedded_postgres(tmp / "pgdata")

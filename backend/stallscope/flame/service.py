@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 from stallscope.analysis.flame import (
     FlameNode,
     FlameTree,
+    StackWeight,
     build_flame_tree,
     find_focus,
     folded_lines,
@@ -18,6 +19,7 @@ from stallscope.analysis.flame import (
 )
 from stallscope.captures import repository as captures_repository
 from stallscope.flame import repository
+from stallscope.flame.catalog import catalog
 from stallscope.flame.schemas import EventFacet, FacetsOut, FlameOut, SampleFilter
 from stallscope.kit.errors import Invalid, NotFound
 from stallscope.models import Capture
@@ -67,7 +69,9 @@ def _tree(session: Session, flt: SampleFilter, captures: list[Capture]) -> Flame
         if cached is not None:
             _tree_cache.move_to_end(key)
             return cached
-    rows, frames = repository.load_stack_weights(session, flt)
+    aggregated = repository.stack_weights(session, flt)
+    stacks, frames = catalog.resolve(session, {stack_id for _, stack_id, _, _ in aggregated})
+    rows = [StackWeight(comm, stacks[stack_id], weight, n) for comm, stack_id, weight, n in aggregated]
     tree = build_flame_tree(rows, frames)
     with _tree_cache_lock:
         _tree_cache[key] = tree
