@@ -1,0 +1,131 @@
+"""The production wiring: API and workers as separate processes, Celery over Redis.
+
+This is what docker-compose.yml runs (minus the containers): `stallscope serve --no-worker` and
+`stallscope worker` share only DATABASE_URL, CELERY_BROKER_URL and the data directory.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+START_TIMEOUT_S = 60
+PARSE_TIMEOUT_S = 120
+CAPTURE = b"""svc 42/42 [001] 10.000100: 1000 cpu-clock:
+\t    1111 handle (/usr/bin/svc)
+\t    2222 main (/usr/bin/svc)
+
+svc 42/42 [001] 10.000200: 1000 cpu-clock:
+\t    1111 handle (/usr/bin/svc)
+\t    2222 main (/usr/bin/svc)
+
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def wait_until(check: Any, what: str, process: subprocess.Popen[bytes], log: Path) -> None:
+    deadline = time.monotonic() + START_TIMEOUT_S
+    while not check():
+        if process.poll() is not None:
+            raise RuntimeError(f"{what} exited early:\n{log.read_text(errors='replace')[-4000:]}")
+        if time.monotonic() > deadline:
+            raise RuntimeError(
+                f"{what} not up after {START_TIMEOUT_S}s:\n{log.read_text(errors='replace')[-4000:]}"
+            )
+        time.sleep(0.2)
+
+
+@pytest.fixture
+def redis_url(tmp_path: Path) -> Iterator[str]:
+    server = shutil.which("redis-server")
+    if server is None:
+        pytest.skip("redis-server is not installed (the test command installs Debian's redis-server)")
+    port = free_port()
+    log = tmp_path / "redis.log"
+    with open(log, "wb") as out:
+        process = subprocess.Popen(
+            [server, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+
+    def answers() -> bool:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return True
+        except OSError:
+            return False
+
+    wait_until(answers, "redis-server", process, log)
+    yield f"redis://127.0.0.1:{port}/0"
+    process.terminate()
+    process.wait(10)
+
+
+def test_api_and_worker_in_separate_processes_over_redis(
+    database_url: str, redis_url: str, tmp_path: Path
+) -> None:
+    port = free_port()
+    env = dict(
+        os.environ, DATABASE_URL=database_url, CELERY_BROKER_URL=redis_url, STALLSCOPE_DATA_DIR=str(tmp_path)
+    )
+    api_log, worker_log = tmp_path / "api.log", tmp_path / "worker.log"
+    base = [sys.executable, "-m", "stallscope"]
+    with open(api_log, "wb") as a, open(worker_log, "wb") as w:
+        api = subprocess.Popen(
+            [*base, "serve", "--no-worker", "--port", str(port)], env=env, stdout=a, stderr=subprocess.STDOUT
+        )
+        worker = subprocess.Popen([*base, "worker"], env=env, stdout=w, stderr=subprocess.STDOUT)
+    try:
+        server = f"http://127.0.0.1:{port}"
+
+        def healthy() -> bool:
+            try:
+                return httpx.get(f"{server}/api/health", timeout=1).status_code == 200
+            except httpx.HTTPError:
+                return False
+
+        wait_until(healthy, "API", api, api_log)
+        wait_until(lambda: b"ready." in worker_log.read_bytes(), "worker", worker, worker_log)
+        assert b"redis://" in worker_log.read_bytes(), "the worker must use the Redis broker"
+        with httpx.Client(base_url=server, timeout=30) as client:
+            incident = client.post(
+                "/api/incidents", json={"title": "prod path", "started_at": "2026-11-21T08:00:00Z"}
+            ).json()
+            capture = client.post(
+                f"/api/incidents/{incident['id']}/captures", params={"filename": "svc.txt"}, content=CAPTURE
+            ).json()
+            deadline = time.monotonic() + PARSE_TIMEOUT_S
+            while (status := client.get(f"/api/captures/{capture['id']}").json())["status"] in {
+                "queued",
+                "parsing",
+            }:
+                assert time.monotonic() < deadline, f"still {status['status']}:\n{worker_log.read_text()}"
+                time.sleep(0.2)
+            assert status["status"] == "ready", status
+            flame = client.get("/api/flame", params={"captures": capture["id"]}).json()
+            assert flame["total_samples"] == 2
+    finally:
+        for process in (api, worker):
+            process.terminate()
+        for process in (api, worker):
+            try:
+                process.wait(30)
+            except subprocess.TimeoutExpired:
+                process.kill()
