@@ -24,9 +24,21 @@ ROLLUP_VIEW = "sample_rollup_1s"
 
 
 def timescaledb_available() -> bool:
+    """Installed in this database, or installable: packaged *and* preloaded by the server.
+
+    Packaged alone is not enough: CREATE EXTENSION fails unless the server was started with
+    timescaledb in shared_preload_libraries, so such a server gets the plain-PostgreSQL schema.
+    """
     bind = op.get_bind()
-    row = bind.execute(sa.text("SELECT 1 FROM pg_available_extensions WHERE name = 'timescaledb'")).first()
-    return row is not None
+    row = bind.execute(
+        sa.text(
+            "SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'timescaledb') "
+            "OR (EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'timescaledb') "
+            "AND 'timescaledb' = ANY (SELECT btrim(lib, ' \"') FROM "
+            "unnest(string_to_array(current_setting('shared_preload_libraries'), ',')) AS lib))"
+        )
+    ).scalar_one()
+    return bool(row)
 
 
 def upgrade() -> None:

@@ -39,9 +39,30 @@ def _where(flt: SampleFilter, time_column: str) -> tuple[str, dict[str, Any]]:
     return " AND ".join(clauses), params
 
 
+def _rollup_is_complete(session: Session, capture_ids: list[int]) -> bool:
+    """Whether the rollup holds every sample of these captures.
+
+    It trails each parse: a capture turns `ready` when its samples commit, and the refresh that
+    materialises them can only run after that commit. Until it finishes, read raw samples.
+    """
+    complete = session.execute(
+        text(
+            f"SELECT (SELECT coalesce(sum(samples), 0) FROM {ROLLUP_VIEW} WHERE capture_id = ANY(:ids)) "
+            "= (SELECT coalesce(sum(sample_count), 0) FROM captures WHERE id = ANY(:ids))"
+        ),
+        {"ids": capture_ids},
+    ).scalar_one()
+    return bool(complete)
+
+
 def stack_weights(session: Session, flt: SampleFilter) -> list[tuple[str, int, int, int]]:
     """(comm, stack_id, weight, samples) for every stack the filter selects."""
-    use_rollup = flt.start is None and flt.end is None and has_timescaledb_session(session)
+    use_rollup = (
+        flt.start is None
+        and flt.end is None
+        and has_timescaledb_session(session)
+        and _rollup_is_complete(session, flt.capture_ids)
+    )
     if use_rollup:
         where, params = _where(flt, "bucket")
         sql = (
