@@ -31,7 +31,8 @@ HAS_TIMESCALEDB = (
     "TimescaleDB is installed in this PostgreSQL: samples is a hypertable with a btree index, "
     "so the plain-PostgreSQL BRIN index is not expected"
 )
-# Explicit bounds make the flame query read raw samples; without bounds it reads the rollup on TimescaleDB.
+# Without bounds the flame query reads the ingest-time totals; these wide bounds read the rollup on
+# TimescaleDB (whole seconds only, so no raw edges) and raw samples on plain PostgreSQL.
 WIDE_RANGE = {"start": "1970-01-01T00:00:00Z", "end": "2100-01-01T00:00:00Z"}
 ROLLUP_WAIT_S = 60
 
@@ -92,6 +93,24 @@ def parsed_capture(api: TestClient, data: bytes, filename: str) -> dict[str, Any
     parsed = wait_parsed(api, capture["id"])
     assert parsed["status"] == "ready", parsed
     return parsed
+
+
+def upload_until_loaded(api: TestClient, data: bytes, filename: str) -> dict[str, Any]:
+    """Upload, then wait until the samples are committed and only the rollup refresh is left.
+
+    A capture stays `parsing` (at 99%) until its rollup is refreshed, so a refresh blocked by the
+    test never lets it turn `ready`.
+    """
+    incident = make_incident(api)
+    capture = upload_bytes(api, incident["id"], data, filename)
+    deadline = time.monotonic() + ROLLUP_WAIT_S
+    while True:
+        current: dict[str, Any] = api.get(f"/api/captures/{capture['id']}").json()
+        if current["status"] == "parsing" and current["progress"] >= 0.99:
+            return current
+        assert current["status"] in {"queued", "parsing"}, current
+        assert time.monotonic() < deadline, f"capture {capture['id']} never finished loading: {current}"
+        time.sleep(0.05)
 
 
 def reparse(api: TestClient, capture_id: int) -> dict[str, Any]:
@@ -259,22 +278,26 @@ def test_reparse_of_a_compressed_capture_keeps_the_rollup_exact(
     assert assert_rollup_matches_raw(api, parsed["id"]) == before
 
 
-def test_full_range_flame_is_right_before_the_rollup_refresh_finishes(
+def test_a_capture_is_ready_only_once_its_rollup_is_refreshed(
     api: TestClient, worker: subprocess.Popen[bytes], db: Conn, database_url: str, require_timescaledb: None
 ) -> None:
-    """The capture turns `ready` when its samples commit; the rollup refresh runs after that."""
+    """Samples commit first and the rollup refresh runs after; `ready` waits for both."""
     with psycopg.connect(libpq_url(database_url)) as blocker:
         # Readers pass a SHARE lock; the refresh's writes wait for it, so the refresh cannot finish.
         blocker.execute(f"LOCK TABLE {materialization_table(db)} IN SHARE MODE")
         try:
-            parsed = parsed_capture(api, perf_capture("early"), "early.txt")
-            assert rollup_rows(db, parsed["id"]) == (0, 0)
-            graphs = assert_rollup_matches_raw(api, parsed["id"])
+            loaded = upload_until_loaded(api, perf_capture("early"), "early.txt")
+            time.sleep(1)
+            assert api.get(f"/api/captures/{loaded['id']}").json()["status"] == "parsing"
+            assert rollup_rows(db, loaded["id"]) == (0, 0)
+            # Asked for anyway (the API does not refuse), the graph reads what is complete.
+            graphs = assert_rollup_matches_raw(api, loaded["id"])
             assert graphs["cpu-clock"]["total"] == CPU_TOTAL
         finally:
             blocker.rollback()
-    wait_rollup(db, parsed["id"], (SAMPLES, CPU_TOTAL))
-    assert assert_rollup_matches_raw(api, parsed["id"]) == graphs
+    assert wait_parsed(api, loaded["id"])["status"] == "ready"
+    assert rollup_rows(db, loaded["id"]) == (SAMPLES, CPU_TOTAL)
+    assert assert_rollup_matches_raw(api, loaded["id"]) == graphs
 
 
 def test_a_parse_during_the_refresh_policy_still_refreshes_its_rollup(
@@ -297,15 +320,16 @@ def test_a_parse_during_the_refresh_policy_still_refreshes_its_rollup(
         try:
             policy.start()
             wait_for_lock_waiter(db, table)  # the policy registered its window, then met the lock
-            parsed = parsed_capture(api, perf_capture("during-policy"), "during-policy.txt")
+            loaded = upload_until_loaded(api, perf_capture("during-policy"), "during-policy.txt")
             time.sleep(1)  # the parse's own refresh meets the policy's window
-            assert rollup_rows(db, parsed["id"]) == (0, 0)
+            assert rollup_rows(db, loaded["id"]) == (0, 0)
         finally:
             blocker.rollback()
             policy.join(ROLLUP_WAIT_S)
     assert not errors
-    wait_rollup(db, parsed["id"], (SAMPLES, CPU_TOTAL))
-    assert_rollup_matches_raw(api, parsed["id"])
+    assert wait_parsed(api, loaded["id"])["status"] == "ready"
+    wait_rollup(db, loaded["id"], (SAMPLES, CPU_TOTAL))
+    assert_rollup_matches_raw(api, loaded["id"])
 
 
 # --- both back ends ---------------------------------------------------------------------------------
@@ -358,6 +382,23 @@ def test_a_failed_reparse_empties_the_full_range_flame(
     full = flame(api, parsed["id"], event="cpu-clock")
     assert full == flame(api, parsed["id"], event="cpu-clock", **WIDE_RANGE)
     assert full["total"] == 0
+
+
+def test_a_wide_range_counts_whole_seconds_and_partial_edges_once(
+    api: TestClient, worker: subprocess.Popen[bytes], db: Conn, timescaledb: bool
+) -> None:
+    """On TimescaleDB [100.5 s, 111.5 s) reads 101..111 from the rollup and the two half seconds raw."""
+    times = [100.2, 100.7, 105.0, 110.9, 111.3, 111.8]
+    data = "".join(
+        perf_sample("svc", 5, 5, t, "cpu-clock", 1_000_000, f"at_{int(t * 10)}", "main") for t in times
+    ).encode()
+    parsed = parsed_capture(api, data, "edges.txt")
+    if timescaledb:
+        wait_rollup(db, parsed["id"], (len(times), len(times) * 1_000_000))
+    result = flame(api, parsed["id"], start="1970-01-01T00:01:40.5Z", end="1970-01-01T00:01:51.5Z")
+    main = result["root"]["children"][0]["children"][0]
+    assert sorted(c["name"] for c in main["children"]) == ["at_1007", "at_1050", "at_1109", "at_1113"]
+    assert result["total_samples"] == 4
 
 
 # --- plain PostgreSQL only --------------------------------------------------------------------------

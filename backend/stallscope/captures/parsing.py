@@ -57,7 +57,7 @@ def parse_capture(database_url: str, capture_id: int) -> None:
         )
         try:
             with raw_connection(database_url) as main:
-                _load(main, aux, capture_id, Path(blob_path), forced_format, size_bytes, clock)
+                final_status = _load(main, aux, capture_id, Path(blob_path), forced_format, size_bytes, clock)
                 main.commit()
         except ParseError as exc:
             _fail(aux, capture_id, f"{filename}: {exc}")
@@ -71,8 +71,10 @@ def parse_capture(database_url: str, capture_id: int) -> None:
             return
         # Fresh statistics: right after a bulk load the planner would guess one row and sort a
         # million on disk instead of hashing them (measured 1.0 s against 0.26 s for 1M samples).
-        aux.execute("ANALYZE samples")
+        aux.execute("ANALYZE samples, capture_stack_totals")
         refresh_sample_rollup(aux, capture_id)
+        # Ready only now: a flame graph opened the moment the status flips finds every table filled.
+        aux.execute("UPDATE captures SET status = %s, progress = 1 WHERE id = %s", (final_status, capture_id))
 
 
 def _load(
@@ -83,9 +85,11 @@ def _load(
     forced_format: str | None,
     size_bytes: int,
     clock: dict[str, Any],
-) -> tuple[datetime, datetime] | None:
+) -> str:
+    """Load the capture's samples and tallies; returns the status it ends in (ready or partial)."""
     main.execute("SELECT pg_advisory_xact_lock(%s, %s)", (ADVISORY_LOCK_CLASS, capture_id))
     main.execute("DELETE FROM samples WHERE capture_id = %s", (capture_id,))
+    main.execute("DELETE FROM capture_stack_totals WHERE capture_id = %s", (capture_id,))
     clock = clock if clock.get("mode") else UNALIGNED_CLOCK
     offset_ns = int(clock.get("offset_ns", 0))
     report = ParseReport()
@@ -102,7 +106,7 @@ def _load(
                 progress = min(raw.tell() / max(size_bytes, 1), 0.99)
                 aux.execute("UPDATE captures SET progress = %s WHERE id = %s", (progress, capture_id))
                 next_progress = time.monotonic() + PROGRESS_INTERVAL_S
-        writer.flush()
+        writer.finish()
     tally = writer.tally
     if tally.samples == 0:
         reason = "no samples found"
@@ -111,9 +115,7 @@ def _load(
             reason += f" (first problem, line {first.line}: {first.message})"
         raise ParseError(0, reason)
     _finish(main, capture_id, importer.name, report, tally, writer.distinct_stacks, clock, offset_ns)
-    if tally.first_ns is None or tally.last_ns is None:
-        return None
-    return timestamp_from_ns(tally.first_ns, offset_ns), timestamp_from_ns(tally.last_ns, offset_ns)
+    return "partial" if report.dropped_lines > 0 or report.truncated else "ready"
 
 
 def _finish(
@@ -126,7 +128,6 @@ def _finish(
     clock: dict[str, Any],
     offset_ns: int,
 ) -> None:
-    partial = report.dropped_lines > 0 or report.truncated
     warnings = [{"line": w.line, "message": w.message} for w in report.warnings]
     if report.suppressed_warnings:
         warnings.append({"line": 0, "message": f"{report.suppressed_warnings} more warnings not shown"})
@@ -142,13 +143,12 @@ def _finish(
     has_time = tally.first_ns is not None
     main.execute(
         """
-        UPDATE captures SET status = %s, progress = 1, error = NULL, format = %s, warnings = %s,
+        UPDATE captures SET progress = 0.99, error = NULL, format = %s, warnings = %s,
             dropped_lines = %s, truncated = %s, sample_count = %s, stack_count = %s, thread_count = %s,
             events = %s, time_start = %s, time_end = %s, clock = %s, parsed_at = %s
         WHERE id = %s
         """,
         (
-            "partial" if partial else "ready",
             format_name,
             Jsonb(warnings),
             report.dropped_lines,
@@ -170,6 +170,7 @@ def _fail(aux: Conn, capture_id: int, message: str) -> None:
     log.info("capture %s failed: %s", capture_id, message)
     # A failed re-parse must not leave the previous attempt's samples looking current.
     aux.execute("DELETE FROM samples WHERE capture_id = %s", (capture_id,))
+    aux.execute("DELETE FROM capture_stack_totals WHERE capture_id = %s", (capture_id,))
     aux.execute(
         "UPDATE captures SET status = 'failed', error = %s, progress = 0, parsed_at = %s WHERE id = %s",
         (message, datetime.now(UTC), capture_id),

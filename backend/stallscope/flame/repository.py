@@ -1,22 +1,26 @@
 """SQL for flame graphs: aggregate samples by stack, then fetch the stacks' frames.
 
-On TimescaleDB an unbounded time range reads the per-second continuous aggregate instead of raw
-samples; everything else about the query is the same text on both back ends.
+Whole captures read the totals written at ingest (both back ends). Wide time ranges read the
+per-second continuous aggregate on TimescaleDB, with raw samples for the partial seconds at the
+edges; on plain PostgreSQL, and for narrow ranges, they read raw samples with the same SQL.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
-from stallscope.analysis.flame import FrameInfo, StackWeight
+from stallscope.analysis.flame import FrameInfo
 from stallscope.flame.schemas import ProcessFacet, SampleFilter, ThreadFacet
-from stallscope.timeseries import ROLLUP_VIEW, has_timescaledb_session
+from stallscope.timeseries import ROLLUP_BUCKET, ROLLUP_VIEW, has_timescaledb_session
 
 FACET_LIMIT = 2000
+ROLLUP_MIN_RANGE = timedelta(seconds=10)
+"""Below this a range has too few whole seconds for the rollup to beat raw samples."""
 
 
 def _where(flt: SampleFilter, time_column: str) -> tuple[str, dict[str, Any]]:
@@ -56,26 +60,81 @@ def _rollup_is_complete(session: Session, capture_ids: list[int]) -> bool:
 
 
 def stack_weights(session: Session, flt: SampleFilter) -> list[tuple[str, int, int, int]]:
-    """(comm, stack_id, weight, samples) for every stack the filter selects."""
-    use_rollup = (
-        flt.start is None
-        and flt.end is None
+    """(comm, stack_id, weight, samples) for every stack the filter selects.
+
+    Three sources, cheapest first: a whole capture reads its ingest-time totals; a wide time range on
+    TimescaleDB reads whole seconds from the per-second rollup and only the partial seconds at its
+    edges from raw samples; anything else aggregates raw samples.
+    """
+    if flt.start is None and flt.end is None:
+        return _from_totals(session, flt)
+    if _rollup_pays_off(session, flt):
+        return _from_rollup_and_edges(session, flt)
+    return _from_samples(session, flt)
+
+
+def _rows(session: Session, sql: str, params: dict[str, Any]) -> list[tuple[str, int, int, int]]:
+    result = session.execute(text(sql), params)
+    return [(comm, int(stack), int(weight), int(n)) for comm, stack, weight, n in result]
+
+
+def _from_totals(session: Session, flt: SampleFilter) -> list[tuple[str, int, int, int]]:
+    where, params = _where(flt, "ts")
+    sql = (
+        "SELECT comm, stack_id, sum(weight)::bigint, sum(samples)::bigint FROM capture_stack_totals "
+        f"WHERE {where} GROUP BY comm, stack_id"
+    )
+    return _rows(session, sql, params)
+
+
+def _from_samples(session: Session, flt: SampleFilter) -> list[tuple[str, int, int, int]]:
+    where, params = _where(flt, "ts")
+    sql = (
+        "SELECT comm, stack_id, sum(weight)::bigint, count(*) FROM samples "
+        f"WHERE {where} GROUP BY comm, stack_id"
+    )
+    return _rows(session, sql, params)
+
+
+def _whole_seconds(flt: SampleFilter) -> tuple[datetime, datetime] | None:
+    """The whole seconds inside the filter's range, or None when the range is not wide enough."""
+    if flt.start is None or flt.end is None:
+        return None
+    inner_start = flt.start.replace(microsecond=0)
+    if inner_start < flt.start:
+        inner_start += ROLLUP_BUCKET
+    inner_end = flt.end.replace(microsecond=0)
+    if inner_end - inner_start < ROLLUP_MIN_RANGE:
+        return None
+    return inner_start, inner_end
+
+
+def _rollup_pays_off(session: Session, flt: SampleFilter) -> bool:
+    return (
+        _whole_seconds(flt) is not None
         and has_timescaledb_session(session)
         and _rollup_is_complete(session, flt.capture_ids)
     )
-    if use_rollup:
-        where, params = _where(flt, "bucket")
-        sql = (
-            f"SELECT comm, stack_id, sum(weight)::bigint, sum(samples)::bigint FROM {ROLLUP_VIEW} "
-            f"WHERE {where} GROUP BY comm, stack_id"
-        )
-    else:
-        where, params = _where(flt, "ts")
-        sql = (
-            "SELECT comm, stack_id, sum(weight)::bigint, count(*) FROM samples "
-            f"WHERE {where} GROUP BY comm, stack_id"
-        )
-    return [tuple(row) for row in session.execute(text(sql), params)]
+
+
+def _from_rollup_and_edges(session: Session, flt: SampleFilter) -> list[tuple[str, int, int, int]]:
+    inner = _whole_seconds(flt)
+    assert inner is not None
+    where_rollup, params = _where(flt.model_copy(update={"start": None, "end": None}), "bucket")
+    where_edges, _ = _where(flt.model_copy(update={"start": None, "end": None}), "ts")
+    params.update(start=flt.start, end=flt.end, inner_start=inner[0], inner_end=inner[1])
+    sql = f"""
+        SELECT comm, stack_id, sum(weight)::bigint, sum(samples)::bigint FROM (
+            SELECT comm, stack_id, weight, samples FROM {ROLLUP_VIEW}
+            WHERE {where_rollup} AND bucket >= :inner_start AND bucket < :inner_end
+            UNION ALL
+            SELECT comm, stack_id, weight, 1 FROM samples
+            WHERE {where_edges}
+              AND ((ts >= :start AND ts < :inner_start) OR (ts >= :inner_end AND ts < :end))
+        ) AS parts
+        GROUP BY comm, stack_id
+    """
+    return _rows(session, sql, params)
 
 
 def stacks_by_id(session: Session, stack_ids: Iterable[int]) -> dict[int, list[int]]:
@@ -90,16 +149,6 @@ def frames_by_id(session: Session, frame_ids: Iterable[int]) -> dict[int, FrameI
         text("SELECT id, name, kind FROM frames WHERE id = ANY(:ids)"), {"ids": list(frame_ids)}
     )
     return {frame_id: FrameInfo(name, kind) for frame_id, name, kind in rows}
-
-
-def load_stack_weights(session: Session, flt: SampleFilter) -> tuple[list[StackWeight], dict[int, FrameInfo]]:
-    aggregated = stack_weights(session, flt)
-    stacks = stacks_by_id(session, {stack_id for _, stack_id, _, _ in aggregated})
-    frames = frames_by_id(session, {f for ids in stacks.values() for f in ids})
-    rows = [
-        StackWeight(comm, stacks[stack_id], weight, samples) for comm, stack_id, weight, samples in aggregated
-    ]
-    return rows, frames
 
 
 def event_counts(session: Session, capture_ids: list[int]) -> list[tuple[str, int]]:

@@ -57,6 +57,72 @@ class Sample:
         return self.period if self.period is not None else 1
 
 
+class EventKind(enum.Enum):
+    """What a timed event measures; one table holds them all, the kind tells views apart."""
+
+    OFF_CPU = "off-cpu"
+    ON_CPU = "on-cpu"
+    SYSCALL = "syscall"
+    FAULT = "fault"
+    FUNCTION = "function"
+    TRACEPOINT = "tracepoint"
+
+
+@dataclass(slots=True)
+class TimedEvent:
+    """Something that started at a time and (usually) took a while: a syscall, a fault, a block.
+
+    `duration_ns` is None when the end was never seen (an off-CPU interval with no closing
+    `sched_switch`): kept and marked unclosed rather than given an invented length.
+    """
+
+    line: int
+    kind: EventKind
+    name: str
+    start_ns: int | None
+    duration_ns: int | None
+    pid: int | None = None
+    tid: int | None = None
+    comm: str = ""
+    cpu: int | None = None
+    state: str | None = None
+    """Scheduler state for off-CPU time: S, D, R (preempted) and the rarer ones perf prints."""
+    stack: Stack = ()
+    waker_tid: int | None = None
+    args: str | None = None
+    result: str | None = None
+    attrs: dict[str, object] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class MetricPoint:
+    """One value of one series at one time; `labels` tell series of the same name apart."""
+
+    line: int
+    name: str
+    time_ns: int
+    value: float
+    labels: tuple[tuple[str, str], ...] = ()
+    unit: str | None = None
+
+
+class CaptureClock(enum.Enum):
+    """Which clock an importer's times are read on, before any alignment."""
+
+    MONOTONIC = "monotonic"
+    """Seconds since boot, as perf, ftrace and /proc/uptime print them."""
+    REALTIME = "realtime"
+    """Wall-clock epoch time: already aligned."""
+    RELATIVE = "relative"
+    """Offsets from the start of the recording (perf trace's default)."""
+    NONE = "none"
+    """No times at all (already-collapsed stacks, DTrace aggregations)."""
+
+
+Record = Sample | TimedEvent | MetricPoint
+"""Everything an importer can yield."""
+
+
 @dataclass(frozen=True, slots=True)
 class ParseWarning:
     """A recoverable problem, with the 1-based line it was found on."""

@@ -15,6 +15,12 @@ from stallscope.ingest.stack_dictionary import StackDictionary, _db_text
 BATCH_SAMPLES = 20_000
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 COPY_SAMPLES = "COPY samples (capture_id, ts, pid, tid, comm, cpu, event, weight, stack_id) FROM STDIN"
+COPY_TOTALS = (
+    "COPY capture_stack_totals (capture_id, event, pid, tid, comm, stack_id, weight, samples) FROM STDIN"
+)
+
+TotalsKey = tuple[str, int | None, int | None, str, int]
+"""(event, pid, tid, comm, stack id)"""
 
 
 @dataclass(slots=True)
@@ -68,6 +74,7 @@ class SampleWriter:
         self._offset_ns = clock_offset_ns
         self._pending: list[Sample] = []
         self._comm_text: dict[str, str] = {}
+        self._totals: dict[TotalsKey, list[int]] = {}
         self.tally = SampleTally()
 
     @property
@@ -86,12 +93,20 @@ class SampleWriter:
         dictionary = self._dictionary
         dictionary.resolve(s.stack for s in self._pending if not dictionary.known(s.stack))
         capture_id, offset = self._capture_id, self._offset_ns
-        comm_text = self._comm_text
+        comm_text, totals = self._comm_text, self._totals
         with self._conn.cursor() as cur, cur.copy(COPY_SAMPLES) as copy:
             for s in self._pending:
                 comm = comm_text.get(s.comm)
                 if comm is None:
                     comm = comm_text[s.comm] = _db_text(s.comm)
+                stack_id = dictionary.id_of(s.stack)
+                key = (s.event, s.pid, s.tid, comm, stack_id)
+                total = totals.get(key)
+                if total is None:
+                    totals[key] = [s.weight, 1]
+                else:
+                    total[0] += s.weight
+                    total[1] += 1
                 copy.write_row(
                     (
                         capture_id,
@@ -102,7 +117,15 @@ class SampleWriter:
                         s.cpu,
                         s.event,
                         s.weight,
-                        dictionary.id_of(s.stack),
+                        stack_id,
                     )
                 )
         self._pending.clear()
+
+    def finish(self) -> None:
+        """Write what is still buffered, then the capture's per-stack totals."""
+        self.flush()
+        capture_id = self._capture_id
+        with self._conn.cursor() as cur, cur.copy(COPY_TOTALS) as copy:
+            for (event, pid, tid, comm, stack_id), (weight, samples) in self._totals.items():
+                copy.write_row((capture_id, event, pid, tid, comm, stack_id, weight, samples))

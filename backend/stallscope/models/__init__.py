@@ -2,10 +2,11 @@
 
 from stallscope.models.base import Base
 from stallscope.models.capture import Capture
+from stallscope.models.capture_stack_total import capture_stack_totals
 from stallscope.models.frame import Frame
 from stallscope.models.host import Host
 from stallscope.models.incident import Incident
 from stallscope.models.sample import samples
 from stallscope.models.stack import Stack
 
-__all__ = ["Base", "Capture", "Frame", "Host", "Incident", "Stack", "samples"]
+__all__ = ["Base", "Capture", "Frame", "Host", "Incident", "Stack", "capture_stack_totals", "samples"]
