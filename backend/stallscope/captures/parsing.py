@@ -18,24 +18,28 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 from stallscope.db import raw_connection
+from stallscope.ingest.clock import clock_mapping
 from stallscope.ingest.model import ParseError, ParseReport
+from stallscope.ingest.record_sink import RecordSink
 from stallscope.ingest.registry import HEAD_BYTES, detect_importer, importer_by_name
-from stallscope.ingest.sample_store import SampleTally, SampleWriter, timestamp_from_ns
 from stallscope.ingest.stack_dictionary import StackDictionary
 from stallscope.kit.compression import decompressing_reader, sniff_compression
 from stallscope.kit.readers import PrefixedReader, read_head
-from stallscope.kit.units import weight_unit
 from stallscope.timeseries import refresh_sample_rollup
 
 log = logging.getLogger(__name__)
 
 PROGRESS_INTERVAL_S = 0.5
 ADVISORY_LOCK_CLASS = 0x5354  # "ST": keeps our advisory locks apart from anyone else's
-UNALIGNED_CLOCK: dict[str, Any] = {
-    "mode": "unaligned",
-    "offset_ns": 0,
-    "note": "capture clock (perf: seconds since boot) shown from 1970-01-01; no wall-clock anchor",
-}
+CAPTURE_TABLES = (
+    "samples",
+    "capture_stack_totals",
+    "events",
+    "metrics",
+    "metric_series",
+    "capture_documents",
+)
+"""Everything a parse writes for a capture; a re-parse replaces all of it in one transaction."""
 
 Conn = psycopg.Connection[tuple[Any, ...]]
 
@@ -84,37 +88,35 @@ def _load(
     blob_path: Path,
     forced_format: str | None,
     size_bytes: int,
-    clock: dict[str, Any],
+    clock_info: dict[str, Any],
 ) -> str:
-    """Load the capture's samples and tallies; returns the status it ends in (ready or partial)."""
+    """Load the capture's records and tallies; returns the status it ends in (ready or partial)."""
     main.execute("SELECT pg_advisory_xact_lock(%s, %s)", (ADVISORY_LOCK_CLASS, capture_id))
-    main.execute("DELETE FROM samples WHERE capture_id = %s", (capture_id,))
-    main.execute("DELETE FROM capture_stack_totals WHERE capture_id = %s", (capture_id,))
-    clock = clock if clock.get("mode") else UNALIGNED_CLOCK
-    offset_ns = int(clock.get("offset_ns", 0))
+    for table in CAPTURE_TABLES:
+        main.execute(f"DELETE FROM {table} WHERE capture_id = %s", (capture_id,))
     report = ParseReport()
     with open(blob_path, "rb") as raw:
         stream = decompressing_reader(raw, sniff_compression(raw.peek(4)[:4]))
         head = read_head(stream, HEAD_BYTES)
         importer = importer_by_name(forced_format) if forced_format else detect_importer(head)
+        mapping = clock_mapping(importer.clock, clock_info)
         text = io.BufferedReader(PrefixedReader(head, stream), buffer_size=1 << 20)
-        writer = SampleWriter(main, StackDictionary(aux), capture_id, offset_ns)
+        sink = RecordSink(main, StackDictionary(aux), capture_id, mapping.to_timestamp())
         next_progress = time.monotonic() + PROGRESS_INTERVAL_S
-        for count, sample in enumerate(importer.parse(text, report)):
-            writer.add(sample)
+        for count, record in enumerate(importer.parse(text, report)):
+            sink.add(record)
             if count & 0x3FF == 0 and time.monotonic() >= next_progress:
-                progress = min(raw.tell() / max(size_bytes, 1), 0.99)
+                progress = min(raw.tell() / max(size_bytes, 1), 0.98)
                 aux.execute("UPDATE captures SET progress = %s WHERE id = %s", (progress, capture_id))
                 next_progress = time.monotonic() + PROGRESS_INTERVAL_S
-        writer.finish()
-    tally = writer.tally
-    if tally.samples == 0:
-        reason = "no samples found"
+        sink.finish()
+    if sink.total == 0:
+        reason = "no records found"
         if report.warnings:
             first = report.warnings[0]
             reason += f" (first problem, line {first.line}: {first.message})"
         raise ParseError(0, reason)
-    _finish(main, capture_id, importer.name, report, tally, writer.distinct_stacks, clock, offset_ns)
+    _finish(main, capture_id, importer.name, report, sink, mapping.as_json(clock_info))
     return "partial" if report.dropped_lines > 0 or report.truncated else "ready"
 
 
@@ -123,29 +125,18 @@ def _finish(
     capture_id: int,
     format_name: str,
     report: ParseReport,
-    tally: SampleTally,
-    stack_count: int,
+    sink: RecordSink,
     clock: dict[str, Any],
-    offset_ns: int,
 ) -> None:
     warnings = [{"line": w.line, "message": w.message} for w in report.warnings]
     if report.suppressed_warnings:
         warnings.append({"line": 0, "message": f"{report.suppressed_warnings} more warnings not shown"})
-    events = [
-        {
-            "name": name,
-            "samples": count,
-            "weight": tally.event_weights[name],
-            "unit": weight_unit(name, name in tally.events_with_period),
-        }
-        for name, count in tally.events.most_common()
-    ]
-    has_time = tally.first_ns is not None
+    span = sink.time_span()
     main.execute(
         """
         UPDATE captures SET progress = 0.99, error = NULL, format = %s, warnings = %s,
             dropped_lines = %s, truncated = %s, sample_count = %s, stack_count = %s, thread_count = %s,
-            events = %s, time_start = %s, time_end = %s, clock = %s, parsed_at = %s
+            events = %s, record_counts = %s, time_start = %s, time_end = %s, clock = %s, parsed_at = %s
         WHERE id = %s
         """,
         (
@@ -153,12 +144,13 @@ def _finish(
             Jsonb(warnings),
             report.dropped_lines,
             report.truncated,
-            tally.samples,
-            stack_count,
-            len(tally.threads),
-            Jsonb(events),
-            timestamp_from_ns(tally.first_ns, offset_ns) if has_time else None,
-            timestamp_from_ns(tally.last_ns, offset_ns) if has_time else None,
+            sink.samples.tally.samples,
+            sink.samples.distinct_stacks,
+            sink.thread_count(),
+            Jsonb(sink.sample_events()),
+            Jsonb(sink.counts()),
+            span[0] if span else None,
+            span[1] if span else None,
             Jsonb(clock),
             datetime.now(UTC),
             capture_id,
@@ -169,8 +161,8 @@ def _finish(
 def _fail(aux: Conn, capture_id: int, message: str) -> None:
     log.info("capture %s failed: %s", capture_id, message)
     # A failed re-parse must not leave the previous attempt's samples looking current.
-    aux.execute("DELETE FROM samples WHERE capture_id = %s", (capture_id,))
-    aux.execute("DELETE FROM capture_stack_totals WHERE capture_id = %s", (capture_id,))
+    for table in CAPTURE_TABLES:
+        aux.execute(f"DELETE FROM {table} WHERE capture_id = %s", (capture_id,))
     aux.execute(
         "UPDATE captures SET status = 'failed', error = %s, progress = 0, parsed_at = %s WHERE id = %s",
         (message, datetime.now(UTC), capture_id),

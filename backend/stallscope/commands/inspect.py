@@ -6,12 +6,13 @@ import io
 import json
 import sys
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from stallscope.ingest.model import ParseError, ParseReport
+from stallscope.ingest.model import CaptureClock, ParseError, ParseReport
 from stallscope.ingest.registry import HEAD_BYTES, detect_importer
-from stallscope.ingest.sample_store import SampleTally
+from stallscope.ingest.tally import RecordTally
 from stallscope.kit.compression import Compression, decompressing_reader, sniff_compression
 from stallscope.kit.readers import PrefixedReader, read_head
 
@@ -20,31 +21,46 @@ from stallscope.kit.readers import PrefixedReader, read_head
 class Inspection:
     file: str
     format: str
+    clock: CaptureClock
     compression: str
-    tally: SampleTally
-    stacks: int
+    tally: RecordTally
     report: ParseReport
+
+    def _time_span(self) -> dict[str, Any] | None:
+        tally = self.tally
+        if tally.first_ns is None or tally.last_ns is None:
+            return None
+        span: dict[str, Any] = {
+            "start_s": tally.first_ns / 1e9,
+            "end_s": tally.last_ns / 1e9,
+            "duration_s": (tally.last_ns - tally.first_ns) / 1e9,
+            "clock": self.clock.value,
+        }
+        if self.clock is CaptureClock.REALTIME:
+            span["start_utc"] = datetime.fromtimestamp(tally.first_ns / 1e9, UTC).isoformat()
+            span["end_utc"] = datetime.fromtimestamp(tally.last_ns / 1e9, UTC).isoformat()
+        return span
 
     def as_dict(self) -> dict[str, Any]:
         tally = self.tally
-        span = None
-        if tally.first_ns is not None and tally.last_ns is not None:
-            span = {
-                "start_s": tally.first_ns / 1e9,
-                "end_s": tally.last_ns / 1e9,
-                "duration_s": (tally.last_ns - tally.first_ns) / 1e9,
-                "clock": "capture clock (perf: seconds since boot); not aligned to wall time",
-            }
         return {
             "file": self.file,
             "format": self.format,
             "compression": self.compression,
-            "samples": tally.samples,
-            "events": [{"name": n, "samples": c} for n, c in tally.events.most_common()],
+            "records": {
+                "samples": sum(tally.samples.values()),
+                "events": sum(tally.events.values()),
+                "unclosed_events": tally.unclosed_events,
+                "metric_points": tally.metric_points,
+                "metric_series": len(tally.series),
+                "documents": tally.documents,
+            },
+            "sample_events": [{"name": n, "samples": c} for n, c in tally.samples.most_common()],
+            "event_kinds": [{"kind": k, "events": c} for k, c in tally.events.most_common()],
             "threads": len(tally.threads),
             "processes": len(tally.processes),
-            "distinct_stacks": self.stacks,
-            "time_span": span,
+            "distinct_stacks": len(tally.stacks),
+            "time_span": self._time_span(),
             "dropped_lines": self.report.dropped_lines,
             "truncated": self.report.truncated,
             "warnings": [{"line": w.line, "message": w.message} for w in self.report.warnings],
@@ -60,34 +76,49 @@ def inspect_stream(name: str, raw: BinaryIO) -> Inspection:
     head = read_head(stream, HEAD_BYTES)
     importer = detect_importer(head)
     report = ParseReport()
-    tally = SampleTally()
-    stacks: set[object] = set()
+    tally = RecordTally()
     text = io.BufferedReader(PrefixedReader(head, stream), buffer_size=1 << 20)
-    for sample in importer.parse(text, report):
-        tally.add(sample)
-        stacks.add(sample.stack)
-    return Inspection(name, importer.name, compression.value, tally, len(stacks), report)
+    for record in importer.parse(text, report):
+        tally.add(record)
+    return Inspection(name, importer.name, importer.clock, compression.value, tally, report)
 
 
 def _print_text(result: dict[str, Any]) -> None:
+    records = result["records"]
     print(f"file:        {result['file']}")
     print(f"format:      {result['format']} ({result['compression']})")
-    print(f"samples:     {result['samples']:,}")
-    for event in result["events"]:
+    for label, key in (
+        ("samples", "samples"),
+        ("events", "events"),
+        ("metric pts", "metric_points"),
+        ("series", "metric_series"),
+        ("documents", "documents"),
+    ):
+        if records[key]:
+            print(f"{label + ':':13}{records[key]:,}")
+    for event in result["sample_events"]:
         print(f"  event:     {event['name']}: {event['samples']:,} samples")
-    print(f"processes:   {result['processes']:,}")
-    print(f"threads:     {result['threads']:,}")
-    print(f"stacks:      {result['distinct_stacks']:,} distinct")
+    for kind in result["event_kinds"]:
+        print(f"  kind:      {kind['kind']}: {kind['events']:,} events")
+    if records["unclosed_events"]:
+        print(f"  unclosed:  {records['unclosed_events']:,} (no closing event before the file ended)")
+    if result["threads"]:
+        print(f"processes:   {result['processes']:,}")
+        print(f"threads:     {result['threads']:,}")
+    if result["distinct_stacks"]:
+        print(f"stacks:      {result['distinct_stacks']:,} distinct")
     span = result["time_span"]
-    if span:
+    if span and "start_utc" in span:
+        print(f"time span:   {span['start_utc']} .. {span['end_utc']} ({span['duration_s']:.3f} s)")
+    elif span:
         print(
             f"time span:   {span['start_s']:.6f} .. {span['end_s']:.6f} s ({span['duration_s']:.3f} s, "
-            f"{span['clock']})"
+            f"{span['clock']} clock; not aligned to wall time)"
         )
     else:
-        print("time span:   none (the file has no time field)")
+        print("time span:   none (the file has no times)")
     if result["truncated"]:
-        print("truncated:   yes: the file ends mid-sample (perf killed while writing?)")
+        print("truncated:   yes: the file ends mid-record (killed while writing?)")
     print(f"dropped:     {result['dropped_lines']:,} lines")
     for warning in result["warnings"]:
         print(f"  warning:   line {warning['line']}: {warning['message']}")

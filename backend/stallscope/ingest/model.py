@@ -119,7 +119,16 @@ class CaptureClock(enum.Enum):
     """No times at all (already-collapsed stacks, DTrace aggregations)."""
 
 
-Record = Sample | TimedEvent | MetricPoint
+@dataclass(frozen=True, slots=True)
+class Document:
+    """A structured document kept whole, such as the collector's system snapshot."""
+
+    line: int
+    kind: str
+    content: dict[str, object]
+
+
+Record = Sample | TimedEvent | MetricPoint | Document
 """Everything an importer can yield."""
 
 

@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import BinaryIO
 
-from stallscope.ingest.model import ParseError, ParseReport, Sample
+from stallscope.ingest.model import CaptureClock, ParseError, ParseReport, Record
 
 HEAD_BYTES = 64 * 1024
 PERF_DATA_MAGIC = b"PERFILE2"
@@ -14,17 +14,22 @@ PERF_DATA_MAGIC = b"PERFILE2"
 
 @dataclass(frozen=True, slots=True)
 class Importer:
-    """A format's name, its content sniffer and its streaming parser."""
+    """A format's name, its content sniffer, its streaming parser and the clock its times are on.
+
+    `detect` sees the first 64 KiB (decompressed) and must be cheap and specific: importers are
+    tried in order and the first that accepts wins, so a generic format (CSV) goes last.
+    """
 
     name: str
     detect: Callable[[bytes], bool]
-    parse: Callable[[BinaryIO, ParseReport], Iterator[Sample]]
+    parse: Callable[[BinaryIO, ParseReport], Iterator[Record]]
+    clock: CaptureClock
 
 
 def _perf_script_importer() -> Importer:
     from stallscope.ingest import perf_script
 
-    return Importer("perf-script", perf_script.detect, perf_script.parse_perf_script)
+    return Importer("perf-script", perf_script.detect, perf_script.parse_perf_script, CaptureClock.MONOTONIC)
 
 
 def importers() -> list[Importer]:

@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 import psycopg
 
 from stallscope.ingest.model import Sample
-from stallscope.ingest.stack_dictionary import StackDictionary, _db_text
+from stallscope.ingest.stack_dictionary import StackDictionary, db_text
 
 BATCH_SAMPLES = 20_000
-EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 COPY_SAMPLES = "COPY samples (capture_id, ts, pid, tid, comm, cpu, event, weight, stack_id) FROM STDIN"
 COPY_TOTALS = (
     "COPY capture_stack_totals (capture_id, event, pid, tid, comm, stack_id, weight, samples) FROM STDIN"
@@ -53,9 +53,7 @@ class SampleTally:
                 self.last_ns = t
 
 
-def timestamp_from_ns(ns: int | None, offset_ns: int) -> datetime:
-    """Capture-clock nanoseconds to a UTC timestamp; no time at all pins the sample to the offset."""
-    return EPOCH + timedelta(microseconds=((ns or 0) + offset_ns) // 1000)
+ToTimestamp = Callable[[int | None], datetime]
 
 
 class SampleWriter:
@@ -66,12 +64,12 @@ class SampleWriter:
         copy_conn: psycopg.Connection[tuple[Any, ...]],
         dictionary: StackDictionary,
         capture_id: int,
-        clock_offset_ns: int,
+        to_timestamp: ToTimestamp,
     ) -> None:
         self._conn = copy_conn
         self._dictionary = dictionary
         self._capture_id = capture_id
-        self._offset_ns = clock_offset_ns
+        self._to_timestamp = to_timestamp
         self._pending: list[Sample] = []
         self._comm_text: dict[str, str] = {}
         self._totals: dict[TotalsKey, list[int]] = {}
@@ -92,13 +90,13 @@ class SampleWriter:
             return
         dictionary = self._dictionary
         dictionary.resolve(s.stack for s in self._pending if not dictionary.known(s.stack))
-        capture_id, offset = self._capture_id, self._offset_ns
+        capture_id, to_timestamp = self._capture_id, self._to_timestamp
         comm_text, totals = self._comm_text, self._totals
         with self._conn.cursor() as cur, cur.copy(COPY_SAMPLES) as copy:
             for s in self._pending:
                 comm = comm_text.get(s.comm)
                 if comm is None:
-                    comm = comm_text[s.comm] = _db_text(s.comm)
+                    comm = comm_text[s.comm] = db_text(s.comm)
                 stack_id = dictionary.id_of(s.stack)
                 key = (s.event, s.pid, s.tid, comm, stack_id)
                 total = totals.get(key)
@@ -110,7 +108,7 @@ class SampleWriter:
                 copy.write_row(
                     (
                         capture_id,
-                        timestamp_from_ns(s.time_ns, offset),
+                        to_timestamp(s.time_ns),
                         s.pid,
                         s.tid,
                         comm,

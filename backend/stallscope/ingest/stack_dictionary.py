@@ -29,7 +29,7 @@ def stack_digest(frame_ids: list[int]) -> bytes:
     return hashlib.blake2b(array("i", frame_ids).tobytes(), digest_size=DIGEST_BYTES).digest()
 
 
-def _db_text(value: str) -> str:
+def db_text(value: str) -> str:
     """PostgreSQL text cannot hold NUL or lone surrogates; keep everything else as it came."""
     if "\0" in value:
         value = value.replace("\0", "\\0")
@@ -96,7 +96,7 @@ class StackDictionary:
                 "ON CONFLICT (digest) DO NOTHING",
                 (
                     digests,
-                    [_db_text(by_digest[d].name) for d in digests],
+                    [db_text(by_digest[d].name) for d in digests],
                     [by_digest[d].kind.value for d in digests],
                 ),
             )

@@ -3,10 +3,28 @@
 from stallscope.models.base import Base
 from stallscope.models.capture import Capture
 from stallscope.models.capture_stack_total import capture_stack_totals
+from stallscope.models.document import capture_documents
+from stallscope.models.event import events
 from stallscope.models.frame import Frame
 from stallscope.models.host import Host
 from stallscope.models.incident import Incident
+from stallscope.models.metric import MetricSeries, metrics
 from stallscope.models.sample import samples
 from stallscope.models.stack import Stack
+from stallscope.models.upload_token import UploadToken
 
-__all__ = ["Base", "Capture", "Frame", "Host", "Incident", "Stack", "capture_stack_totals", "samples"]
+__all__ = [
+    "Base",
+    "Capture",
+    "Frame",
+    "Host",
+    "Incident",
+    "MetricSeries",
+    "Stack",
+    "UploadToken",
+    "capture_documents",
+    "capture_stack_totals",
+    "events",
+    "metrics",
+    "samples",
+]

@@ -20,6 +20,8 @@ class Capture(Base):
     host_id: Mapped[int | None] = mapped_column(ForeignKey("hosts.id"))
     filename: Mapped[str] = mapped_column(Text)
     format: Mapped[str | None] = mapped_column(Text)
+    kind: Mapped[str | None] = mapped_column(Text)
+    """What the uploader says it is (cpu, offcpu, proc, snapshot…); the format is still sniffed."""
     status: Mapped[str] = mapped_column(Text, default="queued")
     progress: Mapped[float] = mapped_column(Float, default=0.0)
     error: Mapped[str | None] = mapped_column(Text)
@@ -38,5 +40,8 @@ class Capture(Base):
     time_start: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     time_end: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     clock: Mapped[dict[str, Any]] = mapped_column(JSONB, default=dict)
+    record_counts: Mapped[dict[str, int]] = mapped_column(JSONB, default=dict)
+    meta: Mapped[dict[str, Any]] = mapped_column(JSONB, default=dict)
+    """What the collector says about how it recorded: its version, the exact commands."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     parsed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

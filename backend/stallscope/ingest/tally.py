@@ -1,0 +1,60 @@
+"""Counts of what a parse yields, without storing anything (for `stallscope inspect`)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from stallscope.ingest.model import Document, MetricPoint, Record, Sample, TimedEvent
+
+
+@dataclass(slots=True)
+class RecordTally:
+    samples: Counter[str] = field(default_factory=Counter)
+    """Samples per event name."""
+    events: Counter[str] = field(default_factory=Counter)
+    """Timed events per kind."""
+    unclosed_events: int = 0
+    metric_points: int = 0
+    series: set[tuple[str, tuple[tuple[str, str], ...]]] = field(default_factory=set)
+    documents: int = 0
+    threads: set[tuple[int | None, int | None]] = field(default_factory=set)
+    processes: set[int | str] = field(default_factory=set)
+    stacks: set[int] = field(default_factory=set)
+    """Identities of the distinct stack tuples (importers intern their stacks)."""
+    first_ns: int | None = None
+    last_ns: int | None = None
+
+    def _span(self, start: int | None, end: int | None) -> None:
+        if start is None or end is None:
+            return
+        if self.first_ns is None or start < self.first_ns:
+            self.first_ns = start
+        if self.last_ns is None or end > self.last_ns:
+            self.last_ns = end
+
+    def _thread(self, pid: int | None, tid: int | None, comm: str) -> None:
+        self.threads.add((pid, tid))
+        self.processes.add(pid if pid is not None else comm)
+
+    def add(self, record: Record) -> None:
+        if isinstance(record, Sample):
+            self.samples[record.event] += 1
+            self._thread(record.pid, record.tid, record.comm)
+            self.stacks.add(id(record.stack))
+            self._span(record.time_ns, record.time_ns)
+        elif isinstance(record, TimedEvent):
+            self.events[record.kind.value] += 1
+            self._thread(record.pid, record.tid, record.comm)
+            if record.duration_ns is None:
+                self.unclosed_events += 1
+            if record.stack:
+                self.stacks.add(id(record.stack))
+            start = record.start_ns
+            self._span(start, None if start is None else start + (record.duration_ns or 0))
+        elif isinstance(record, MetricPoint):
+            self.metric_points += 1
+            self.series.add((record.name, record.labels))
+            self._span(record.time_ns, record.time_ns)
+        elif isinstance(record, Document):
+            self.documents += 1
