@@ -95,6 +95,12 @@ def cmd_reparse(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_token(args: argparse.Namespace) -> int:
+    from stallscope.commands.tokens import run_token
+
+    return run_token(args)
+
+
 def cmd_collapse(args: argparse.Namespace) -> int:
     from stallscope.commands.collapse import run_collapse
 
@@ -172,6 +178,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("capture", type=int, metavar="CAPTURE")
     p.add_argument("--server", default=_server_default(), help="console URL (default %(default)s)")
     p.add_argument("--wait", action="store_true", help="wait until parsing ends")
+
+    p = add(
+        "token",
+        cmd_token,
+        "create, list and revoke upload-only tokens for collectors",
+        "Upload tokens let `stallscope-collect` on other hosts send captures. Only a hash of each\n"
+        "secret is stored: the secret is printed once, at creation.\n\n"
+        "examples:\n  stallscope token create --name 'db hosts'\n  stallscope token list\n"
+        "  stallscope token revoke 3",
+    )
+    token_sub = p.add_subparsers(dest="token_command", required=True, metavar="ACTION")
+    create = token_sub.add_parser("create", help="create a token and print its secret")
+    create.add_argument("--name", required=True, help="who or what uses it")
+    token_sub.add_parser("list", help="list tokens (never their secrets)")
+    revoke = token_sub.add_parser("revoke", help="revoke a token; uploads with it get 401")
+    revoke.add_argument("id", type=int)
 
     p = add(
         "collapse",

@@ -11,9 +11,12 @@ from fastapi.staticfiles import StaticFiles
 from stallscope import __version__
 from stallscope.captures.router import router as captures_router
 from stallscope.config import get_settings
+from stallscope.events.router import router as events_router
 from stallscope.flame.router import router as flame_router
 from stallscope.incidents.router import router as incidents_router
 from stallscope.kit.errors import ServiceError
+from stallscope.metrics.router import router as metrics_router
+from stallscope.tokens.router import router as tokens_router
 
 
 def frontend_dist() -> Path:
@@ -59,5 +62,8 @@ def create_app() -> FastAPI:
     app.include_router(incidents_router)
     app.include_router(captures_router)
     app.include_router(flame_router)
+    app.include_router(tokens_router)
+    app.include_router(events_router)
+    app.include_router(metrics_router)
     _mount_frontend(app, frontend_dist())
     return app

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlalchemy import select
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.orm import Session
 
-from stallscope.models import Capture, Host
+from stallscope.models import Capture, Host, capture_documents
 
 
 def host_id_for(session: Session, name: str) -> int:
@@ -33,6 +35,15 @@ def get_capture(session: Session, capture_id: int) -> Capture | None:
 
 def get_captures(session: Session, capture_ids: list[int]) -> list[Capture]:
     return list(session.scalars(select(Capture).where(Capture.id.in_(capture_ids)).order_by(Capture.id)))
+
+
+def documents(session: Session, capture_id: int) -> list[tuple[str, dict[str, Any]]]:
+    rows = session.execute(
+        select(capture_documents.c.kind, capture_documents.c.content).where(
+            capture_documents.c.capture_id == capture_id
+        )
+    )
+    return [(kind, content) for kind, content in rows]
 
 
 def add_capture(session: Session, capture: Capture) -> Capture:

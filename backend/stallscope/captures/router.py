@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Query, Request, status
+import json
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Header, Query, Request, status
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import FileResponse
 
-from stallscope.captures import service
-from stallscope.captures.schemas import CaptureOut
+from stallscope.captures import repository, service
+from stallscope.captures.schemas import CaptureOut, DocumentOut, ShiftRequest, UploadInfo
 from stallscope.config import get_settings
 from stallscope.db import get_session_factory
 from stallscope.deps import SessionDep, database_url
 from stallscope.kit.blobstore import BlobWriter, CorruptCompression, StoredBlob, UploadTooLarge
 from stallscope.kit.errors import Invalid, TooLarge
+from stallscope.kit.units import parse_duration_ns
+from stallscope.tokens.service import check_secret
 from stallscope.worker import enqueue
 
 router = APIRouter(tags=["captures"])
@@ -43,38 +48,98 @@ async def _store_body(request: Request) -> StoredBlob:
         raise
 
 
-def _record_and_queue(
-    incident_id: int, filename: str, host: str | None, forced_format: str | None, blob: StoredBlob
-) -> CaptureOut:
+def _record_and_queue(incident_id: int, upload: UploadInfo, blob: StoredBlob) -> CaptureOut:
     factory = get_session_factory(database_url(get_settings()))
     with factory() as session:
-        capture = service.record_upload(session, incident_id, filename, host, forced_format, blob)
+        capture = service.record_upload(session, incident_id, upload, blob)
         session.commit()
         out = service.get_capture(session, capture.id)
     enqueue(PARSE_TASK, capture.id)
     return out
 
 
+def _json_param(name: str, raw: str | None) -> dict[str, Any]:
+    if not raw:
+        return {}
+    try:
+        value = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise Invalid(f"{name} must be a JSON object: {exc}") from exc
+    if not isinstance(value, dict):
+        raise Invalid(f"{name} must be a JSON object")
+    return value
+
+
+def upload_info(
+    filename: Annotated[str, Query(description="The file's name, shown in the UI")],
+    host: Annotated[str | None, Query(description="Host the capture was taken on")] = None,
+    format: Annotated[str | None, Query(description="Skip content detection, e.g. perf-script")] = None,
+    kind: Annotated[str | None, Query(description="cpu, offcpu, syscalls, faults, proc, snapshot…")] = None,
+    clock: Annotated[str | None, Query(description="Clock anchors as JSON (see the README)")] = None,
+    offset: Annotated[str | None, Query(description="Capture clock to UTC offset, '+12.5s'")] = None,
+    meta: Annotated[str | None, Query(description="Collector metadata, JSON")] = None,
+) -> UploadInfo:
+    clock_info = _json_param("clock", clock)
+    if offset:
+        try:
+            clock_info["offset_ns_given"] = parse_duration_ns(offset)
+        except ValueError as exc:
+            raise Invalid(str(exc)) from exc
+    return UploadInfo(
+        filename=filename,
+        host=host,
+        format=format,
+        kind=kind,
+        clock=clock_info,
+        meta=_json_param("meta", meta),
+    )
+
+
+UploadDep = Annotated[UploadInfo, Depends(upload_info)]
+BINARY_BODY: dict[str, Any] = {
+    "requestBody": {
+        "required": True,
+        "content": {"application/octet-stream": {"schema": {"type": "string", "format": "binary"}}},
+    }
+}
+
+
 @router.post(
-    "/api/incidents/{incident_id}/captures",
-    status_code=status.HTTP_202_ACCEPTED,
-    openapi_extra={
-        "requestBody": {
-            "required": True,
-            "content": {"application/octet-stream": {"schema": {"type": "string", "format": "binary"}}},
-        }
-    },
+    "/api/incidents/{incident_id}/captures", status_code=status.HTTP_202_ACCEPTED, openapi_extra=BINARY_BODY
 )
-async def upload_capture(
-    incident_id: int,
-    request: Request,
-    filename: str = Query(description="The file's name, shown in the UI"),
-    host: str | None = Query(default=None, description="Host the capture was taken on"),
-    format: str | None = Query(default=None, description="Override content detection, e.g. perf-script"),
-) -> CaptureOut:
+async def upload_capture(incident_id: int, request: Request, upload: UploadDep) -> CaptureOut:
     """Store the raw body (plain, gzip or zstd) and queue it for parsing; returns at once."""
     blob = await _store_body(request)
-    return await run_in_threadpool(_record_and_queue, incident_id, filename, host, format, blob)
+    return await run_in_threadpool(_record_and_queue, incident_id, upload, blob)
+
+
+def _check_token(authorization: str | None) -> None:
+    factory = get_session_factory(database_url(get_settings()))
+    with factory() as session:
+        check_secret(session, authorization)
+        session.commit()
+
+
+@router.post("/api/collector/captures", status_code=status.HTTP_202_ACCEPTED, openapi_extra=BINARY_BODY)
+async def collector_upload(
+    request: Request,
+    upload: UploadDep,
+    incident: Annotated[int, Query(description="Incident id")],
+    authorization: Annotated[str | None, Header()] = None,
+) -> CaptureOut:
+    """The collectors' upload: the UI's, behind an upload token checked before the body is read."""
+    await run_in_threadpool(_check_token, authorization)
+    blob = await _store_body(request)
+    return await run_in_threadpool(_record_and_queue, incident, upload, blob)
+
+
+@router.post("/api/captures/{capture_id}/shift", status_code=status.HTTP_202_ACCEPTED)
+def shift_capture(capture_id: int, data: ShiftRequest, session: SessionDep) -> CaptureOut:
+    """Move the capture on the wall-clock axis; every record is re-timed from the stored upload."""
+    service.set_shift(session, capture_id, data.shift)
+    session.commit()
+    enqueue(PARSE_TASK, capture_id)
+    return service.get_capture(session, capture_id)
 
 
 @router.get("/api/captures/{capture_id}")
@@ -89,6 +154,15 @@ def reparse_capture(capture_id: int, session: SessionDep) -> CaptureOut:
     session.commit()
     enqueue(PARSE_TASK, capture_id)
     return service.get_capture(session, capture_id)
+
+
+@router.get("/api/captures/{capture_id}/documents")
+def capture_documents(capture_id: int, session: SessionDep) -> list[DocumentOut]:
+    """Documents kept whole, such as the collector's system snapshot."""
+    service.require_capture(session, capture_id)
+    return [
+        DocumentOut(kind=kind, content=content) for kind, content in repository.documents(session, capture_id)
+    ]
 
 
 @router.get("/api/captures/{capture_id}/raw", response_class=FileResponse)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 CaptureStatus = Literal["queued", "parsing", "ready", "partial", "failed"]
 
@@ -22,12 +22,34 @@ class EventOut(BaseModel):
     unit: str = "samples"
 
 
+class UploadInfo(BaseModel):
+    """What an uploader says about a file, beside its bytes."""
+
+    filename: str
+    host: str | None = None
+    format: str | None = None
+    kind: str | None = None
+    clock: dict[str, Any] = {}
+    """Clock anchors and how perf was told to record; see the README's clock section."""
+    meta: dict[str, Any] = {}
+
+
+class DocumentOut(BaseModel):
+    kind: str
+    content: dict[str, Any]
+
+
+class ShiftRequest(BaseModel):
+    shift: str = Field(description="The capture's whole shift, e.g. '+2.5s', '-300ms', '0'")
+
+
 class CaptureOut(BaseModel):
     id: int
     incident_id: int
     host: str | None
     filename: str
     format: str | None
+    kind: str | None
     status: CaptureStatus
     progress: float
     error: str | None
@@ -45,5 +67,7 @@ class CaptureOut(BaseModel):
     time_start: datetime | None
     time_end: datetime | None
     clock: dict[str, Any]
+    record_counts: dict[str, int]
+    meta: dict[str, Any]
     created_at: datetime
     parsed_at: datetime | None

@@ -7,10 +7,11 @@ from pathlib import Path
 from sqlalchemy.orm import Session
 
 from stallscope.captures import repository
-from stallscope.captures.schemas import CaptureOut, EventOut, WarningOut
+from stallscope.captures.schemas import CaptureOut, EventOut, UploadInfo, WarningOut
 from stallscope.incidents.service import require_incident
 from stallscope.kit.blobstore import StoredBlob
 from stallscope.kit.errors import Invalid, NotFound
+from stallscope.kit.units import parse_duration_ns
 from stallscope.models import Capture
 
 MAX_FILENAME = 255
@@ -23,6 +24,7 @@ def to_out(capture: Capture, host: str | None) -> CaptureOut:
         host=host,
         filename=capture.filename,
         format=capture.format,
+        kind=capture.kind,
         status=capture.status,
         progress=capture.progress,
         error=capture.error,
@@ -40,6 +42,8 @@ def to_out(capture: Capture, host: str | None) -> CaptureOut:
         time_start=capture.time_start,
         time_end=capture.time_end,
         clock=capture.clock,
+        record_counts=capture.record_counts,
+        meta=capture.meta,
         created_at=capture.created_at,
         parsed_at=capture.parsed_at,
     )
@@ -74,29 +78,26 @@ def clean_filename(filename: str) -> str:
     return name[:MAX_FILENAME]
 
 
-def record_upload(
-    session: Session,
-    incident_id: int,
-    filename: str,
-    host: str | None,
-    forced_format: str | None,
-    blob: StoredBlob,
-) -> Capture:
+def record_upload(session: Session, incident_id: int, upload: UploadInfo, blob: StoredBlob) -> Capture:
     """Create the capture row for a stored upload; it starts `queued`."""
     require_incident(session, incident_id)
-    host_id = repository.host_id_for(session, host.strip()) if host and host.strip() else None
+    host = upload.host.strip() if upload.host else ""
+    host_id = repository.host_id_for(session, host) if host else None
     capture = repository.add_capture(
         session,
         Capture(
             incident_id=incident_id,
             host_id=host_id,
-            filename=clean_filename(filename),
-            format=forced_format,
+            filename=clean_filename(upload.filename),
+            format=upload.format or None,
+            kind=upload.kind or None,
             status="queued",
             progress=0.0,
             warnings=[],
             events=[],
-            clock={},
+            clock=upload.clock,
+            meta=upload.meta,
+            record_counts={},
             dropped_lines=0,
             truncated=False,
             sample_count=0,
@@ -111,6 +112,17 @@ def record_upload(
     )
     session.refresh(capture)
     return capture
+
+
+def set_shift(session: Session, capture_id: int, shift: str) -> Capture:
+    """Record a person's correction of the capture's clock; a re-parse re-times every record."""
+    try:
+        shift_ns = parse_duration_ns(shift)
+    except ValueError as exc:
+        raise Invalid(str(exc)) from exc
+    capture = require_capture(session, capture_id)
+    capture.clock = {**capture.clock, "shift_ns": shift_ns}
+    return mark_requeued(session, capture_id)
 
 
 def mark_requeued(session: Session, capture_id: int) -> Capture:

@@ -66,6 +66,8 @@ def stack_weights(session: Session, flt: SampleFilter) -> list[tuple[str, int, i
     TimescaleDB reads whole seconds from the per-second rollup and only the partial seconds at its
     edges from raw samples; anything else aggregates raw samples.
     """
+    if flt.source == "off-cpu":
+        return _from_off_cpu(session, flt)
     if flt.start is None and flt.end is None:
         return _from_totals(session, flt)
     if _rollup_pays_off(session, flt):
@@ -85,6 +87,35 @@ def _from_totals(session: Session, flt: SampleFilter) -> list[tuple[str, int, in
         f"WHERE {where} GROUP BY comm, stack_id"
     )
     return _rows(session, sql, params)
+
+
+OFF_CPU_WEIGHT_DIVISOR = 1000
+"""Off-CPU weights are microseconds: nanosecond sums of a busy capture overflow what people read."""
+
+
+def _from_off_cpu(session: Session, flt: SampleFilter) -> list[tuple[str, int, int, int]]:
+    """Closed off-CPU intervals by blocking stack; unclosed ones have no duration to weigh."""
+    where, params = _where(flt.model_copy(update={"event": None}), "ts")
+    where += " AND kind = 'off-cpu' AND duration_ns IS NOT NULL"
+    if flt.state is not None:
+        where += " AND state = :state"
+        params["state"] = flt.state
+    sql = (
+        f"SELECT comm, stack_id, (sum(duration_ns) / {OFF_CPU_WEIGHT_DIVISOR})::bigint, count(*) "
+        f"FROM events WHERE {where} GROUP BY comm, stack_id"
+    )
+    return _rows(session, sql, params)
+
+
+def off_cpu_states(session: Session, capture_ids: list[int]) -> list[tuple[str, int]]:
+    rows = session.execute(
+        text(
+            "SELECT coalesce(state, '?'), count(*) FROM events WHERE capture_id = ANY(:ids) "
+            "AND kind = 'off-cpu' GROUP BY 1 ORDER BY 2 DESC"
+        ),
+        {"ids": capture_ids},
+    )
+    return [(state, int(n)) for state, n in rows]
 
 
 def _from_samples(session: Session, flt: SampleFilter) -> list[tuple[str, int, int, int]]:
@@ -162,11 +193,20 @@ def event_counts(session: Session, capture_ids: list[int]) -> list[tuple[str, in
     return [(name, count) for name, count in rows]
 
 
-def process_facets(session: Session, flt: SampleFilter) -> list[ProcessFacet]:
+def _facet_source(flt: SampleFilter) -> tuple[str, str, dict[str, Any]]:
+    """The table a view's facets come from, and its filter."""
+    if flt.source == "off-cpu":
+        where, params = _where(flt.model_copy(update={"event": None}), "ts")
+        return "events", where + " AND kind = 'off-cpu'", params
     where, params = _where(flt, "ts")
+    return "samples", where, params
+
+
+def process_facets(session: Session, flt: SampleFilter) -> list[ProcessFacet]:
+    table, where, params = _facet_source(flt)
     rows = session.execute(
         text(
-            f"SELECT pid, comm, count(*) FROM samples WHERE {where} "
+            f"SELECT pid, comm, count(*) FROM {table} WHERE {where} "
             f"GROUP BY pid, comm ORDER BY 3 DESC LIMIT {FACET_LIMIT}"
         ),
         params,
@@ -175,10 +215,10 @@ def process_facets(session: Session, flt: SampleFilter) -> list[ProcessFacet]:
 
 
 def thread_facets(session: Session, flt: SampleFilter) -> list[ThreadFacet]:
-    where, params = _where(flt, "ts")
+    table, where, params = _facet_source(flt)
     rows = session.execute(
         text(
-            f"SELECT pid, tid, comm, count(*) FROM samples WHERE {where} "
+            f"SELECT pid, tid, comm, count(*) FROM {table} WHERE {where} "
             f"GROUP BY pid, tid, comm ORDER BY 4 DESC LIMIT {FACET_LIMIT}"
         ),
         params,

@@ -12,7 +12,7 @@ from fastapi.responses import PlainTextResponse, Response
 from stallscope.config import get_settings
 from stallscope.deps import SessionDep
 from stallscope.flame import service
-from stallscope.flame.schemas import FacetsOut, FlameOut, SampleFilter
+from stallscope.flame.schemas import FacetsOut, FlameOut, FlameSource, SampleFilter
 from stallscope.kit.errors import Invalid
 
 router = APIRouter(tags=["flame"])
@@ -20,7 +20,7 @@ router = APIRouter(tags=["flame"])
 MAX_NODE_BUDGET = 500_000
 
 
-def _capture_ids(raw: str) -> list[int]:
+def parse_capture_ids(raw: str) -> list[int]:
     try:
         return [int(part) for part in raw.split(",") if part.strip()]
     except ValueError as exc:
@@ -33,15 +33,19 @@ def sample_filter(
     pid: int | None = None,
     tid: int | None = None,
     comm: str | None = None,
+    source: Annotated[FlameSource, Query(description="samples or off-cpu (µs blocked)")] = "samples",
+    state: Annotated[str | None, Query(description="Off-CPU only: one scheduler state, e.g. D")] = None,
     start: Annotated[datetime | None, Query(description="Inclusive, ISO 8601")] = None,
     end: Annotated[datetime | None, Query(description="Exclusive, ISO 8601")] = None,
 ) -> SampleFilter:
     return SampleFilter(
-        capture_ids=_capture_ids(captures),
+        capture_ids=parse_capture_ids(captures),
         event=event or None,
         pid=pid,
         tid=tid,
         comm=comm or None,
+        source=source,
+        state=state or None,
         start=start,
         end=end,
     )

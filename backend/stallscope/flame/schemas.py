@@ -3,15 +3,23 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel
 
+FlameSource = Literal["samples", "off-cpu"]
+
 
 class SampleFilter(BaseModel):
-    """Which samples a view shows; the same filter drives the graph, the folded download and facets."""
+    """Which samples a view shows; the same filter drives the graph, the folded download and facets.
+
+    `source="off-cpu"` reads off-CPU intervals instead of CPU samples, weighted by blocked time
+    (microseconds, like Brendan Gregg's off-CPU flame graphs); `state` keeps one scheduler state.
+    """
 
     capture_ids: list[int]
+    source: FlameSource = "samples"
+    state: str | None = None
     event: str | None = None
     pid: int | None = None
     tid: int | None = None

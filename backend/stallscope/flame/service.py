@@ -50,7 +50,15 @@ def _unit_for(captures: list[Capture], event: str | None) -> str:
 
 
 def _with_default_event(session: Session, flt: SampleFilter) -> tuple[SampleFilter, list[str]]:
-    """Different events are never summed: without a choice, the most sampled event is shown."""
+    """Different events are never summed: without a choice, the most sampled event is shown.
+
+    Off-CPU graphs have scheduler states where CPU graphs have events; all states are summed
+    unless one is chosen, because blocked time is blocked time whatever the reason.
+    """
+    if flt.source == "off-cpu":
+        return flt.model_copy(update={"event": None}), [
+            s for s, _ in repository.off_cpu_states(session, flt.capture_ids)
+        ]
     events = [name for name, _ in repository.event_counts(session, flt.capture_ids)]
     if flt.event is None and events:
         flt = flt.model_copy(update={"event": events[0]})
@@ -97,7 +105,7 @@ def flame_graph(session: Session, flt: SampleFilter, focus: list[str], max_nodes
         root=pruned.root,
         total=node.value,
         total_samples=node.samples,
-        unit=_unit_for(captures, flt.event),
+        unit="us" if flt.source == "off-cpu" else _unit_for(captures, flt.event),
         event=flt.event,
         events=events,
         node_count=pruned.node_count,

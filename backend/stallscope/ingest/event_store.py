@@ -62,7 +62,7 @@ class EventWriter:
         if not self._pending:
             return
         dictionary = self._dictionary
-        dictionary.resolve(e.stack for e in self._pending if e.stack and not dictionary.known(e.stack))
+        dictionary.resolve(e.stack for e in self._pending if not dictionary.known(e.stack))
         capture_id, to_timestamp = self._capture_id, self._to_timestamp
         with self._conn.cursor() as cur, cur.copy(COPY_EVENTS) as copy:
             for e in self._pending:
@@ -78,7 +78,7 @@ class EventWriter:
                         db_text(e.comm),
                         e.cpu,
                         e.state,
-                        dictionary.id_of(e.stack) if e.stack else None,
+                        dictionary.id_of(e.stack),
                         e.waker_tid,
                         db_text(e.args) if e.args is not None else None,
                         db_text(e.result) if e.result is not None else None,

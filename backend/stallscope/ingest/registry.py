@@ -33,7 +33,10 @@ def _perf_script_importer() -> Importer:
 
 
 def importers() -> list[Importer]:
-    return [_perf_script_importer()]
+    """Every importer, most specific first: the first whose `detect` accepts a file wins."""
+    from stallscope.ingest import snapshot
+
+    return [snapshot.IMPORTER, _perf_script_importer()]
 
 
 def importer_by_name(name: str) -> Importer:

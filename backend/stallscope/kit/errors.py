@@ -7,6 +7,10 @@ class ServiceError(Exception):
     status_code = 400
 
 
+class Unauthorized(ServiceError):
+    status_code = 401
+
+
 class NotFound(ServiceError):
     status_code = 404
 

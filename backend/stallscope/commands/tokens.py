@@ -1,0 +1,37 @@
+"""`stallscope token …`: manage upload tokens straight in the database (no server needed)."""
+
+from __future__ import annotations
+
+import argparse
+
+from stallscope.config import get_settings
+from stallscope.console import ensure_database
+from stallscope.db import get_session_factory
+from stallscope.tokens import service
+
+
+def run_token(args: argparse.Namespace) -> int:
+    settings = ensure_database(get_settings())
+    assert settings.database_url is not None
+    with get_session_factory(settings.database_url)() as session:
+        if args.token_command == "create":
+            created = service.create_token(session, args.name)
+            session.commit()
+            print(f"token {created.id} '{created.name}' created. Its secret, shown only now:\n")
+            print(f"  {created.secret}\n")
+            print("On the hosts:  export STALLSCOPE_TOKEN=<secret>")
+        elif args.token_command == "list":
+            tokens = service.list_tokens(session)
+            if not tokens:
+                print("no tokens yet: `stallscope token create --name NAME`")
+            for token in tokens:
+                state = f"revoked {token.revoked_at:%Y-%m-%d %H:%M}" if token.revoked_at else "active"
+                used = (
+                    f"last used {token.last_used_at:%Y-%m-%d %H:%M}" if token.last_used_at else "never used"
+                )
+                print(f"{token.id:4}  {token.prefix}…  {token.name:30}  {state}, {used}")
+        else:
+            revoked = service.revoke_token(session, args.id)
+            session.commit()
+            print(f"token {revoked.id} '{revoked.name}' revoked")
+    return 0

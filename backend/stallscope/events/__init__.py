@@ -1,0 +1,1 @@
+"""Timed events (syscalls, faults, off-CPU intervals, function timings): listing and sorting."""

@@ -1,0 +1,1 @@
+"""Upload-only tokens that let collectors on other hosts send captures."""

@@ -1,0 +1,72 @@
+"""Upload tokens: created once, stored hashed, required by the collectors' endpoint, revocable."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import httpx
+import psycopg
+from fastapi.testclient import TestClient
+
+from stallscope.db import libpq_url
+from tests.fixtures.factories import make_incident
+from tests.fixtures.worker import wait_parsed
+
+SAMPLE = b"svc 7/7 [000] 5.000001: 1000 cpu-clock:\n\t    11 work (/usr/bin/svc)\n\n"
+
+
+def collector_post(
+    api: TestClient, incident_id: int, data: bytes, token: str | None, **params: str
+) -> httpx.Response:
+    headers = {"Content-Type": "application/octet-stream"}
+    if token is not None:
+        headers["Authorization"] = f"Bearer {token}"
+    return api.post(
+        "/api/collector/captures",
+        params={"incident": str(incident_id), "filename": "svc.txt", **params},
+        content=data,
+        headers=headers,
+    )
+
+
+def test_token_secret_is_shown_once_and_only_its_hash_is_stored(api: TestClient, database_url: str) -> None:
+    created = api.post("/api/tokens", json={"name": "db hosts"})
+    assert created.status_code == 201
+    secret = created.json()["secret"]
+    assert secret.startswith("sst_")
+    listed = api.get("/api/tokens").json()
+    assert all("secret" not in t for t in listed)
+    assert any(t["prefix"] == secret[:12] for t in listed)
+    with psycopg.connect(libpq_url(database_url)) as conn:
+        rows = conn.execute("SELECT digest::text, prefix FROM upload_tokens").fetchall()
+    assert all(secret not in digest and secret != prefix for digest, prefix in rows)
+
+
+def test_collector_uploads_need_a_valid_token(api: TestClient, worker: subprocess.Popen[bytes]) -> None:
+    incident = make_incident(api)
+    missing = collector_post(api, incident["id"], SAMPLE, None)
+    assert missing.status_code == 401
+    assert "upload token is required" in missing.json()["detail"]
+    assert collector_post(api, incident["id"], SAMPLE, "sst_nope").status_code == 401
+
+    token = api.post("/api/tokens", json={"name": "ci"}).json()
+    accepted = collector_post(api, incident["id"], SAMPLE, token["secret"], host="db-7", kind="cpu")
+    assert accepted.status_code == 202, accepted.text
+    capture = wait_parsed(api, accepted.json()["id"])
+    assert (capture["status"], capture["kind"], capture["host"]) == ("ready", "cpu", "db-7")
+    assert api.get("/api/tokens").json()[-1]["last_used_at"] is not None
+
+    assert api.delete(f"/api/tokens/{token['id']}").status_code == 200
+    revoked = collector_post(api, incident["id"], SAMPLE, token["secret"])
+    assert revoked.status_code == 401
+    assert "revoked" in revoked.json()["detail"]
+
+
+def test_an_unauthenticated_upload_stores_nothing(api: TestClient, data_dir: Path) -> None:
+    incident = make_incident(api)
+    marker = b"never-stored-" + bytes(range(48, 58)) * 10
+    before = {p.name for p in (data_dir / "blobs").rglob("*") if p.is_file()}
+    assert collector_post(api, incident["id"], marker, None).status_code == 401
+    after = {p.name for p in (data_dir / "blobs").rglob("*") if p.is_file()}
+    assert after == before
