@@ -33,10 +33,37 @@ def _perf_script_importer() -> Importer:
 
 
 def importers() -> list[Importer]:
-    """Every importer, most specific first: the first whose `detect` accepts a file wins."""
-    from stallscope.ingest import snapshot
+    """Every importer, most specific first: the first whose `detect` accepts a file wins.
 
-    return [snapshot.IMPORTER, _perf_script_importer()]
+    Scheduler captures are perf script too, so `perf-sched` must precede `perf-script`; generic
+    text formats (collapsed stacks, CSV) come last.
+    """
+    from stallscope.ingest import (
+        appmetrics,
+        collapsed,
+        dtrace,
+        ftrace,
+        perf_trace,
+        sched,
+        snapshot,
+        stap,
+        sysstat,
+    )
+
+    return [
+        snapshot.IMPORTER,
+        sched.IMPORTER,
+        _perf_script_importer(),
+        perf_trace.ABSOLUTE_IMPORTER,
+        perf_trace.IMPORTER,
+        stap.IMPORTER,
+        ftrace.IMPORTER,
+        sysstat.IMPORTER,
+        *appmetrics.IMPORTERS[:-1],
+        dtrace.IMPORTER,
+        collapsed.IMPORTER,
+        appmetrics.IMPORTERS[-1],
+    ]
 
 
 def importer_by_name(name: str) -> Importer:

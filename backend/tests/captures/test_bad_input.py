@@ -59,8 +59,8 @@ def test_perf_data_uploaded_by_mistake(
 
 
 def test_unknown_text_format(api: TestClient, worker: subprocess.Popen[bytes], incident_id: int) -> None:
-    parsed = failed_with(api, incident_id, b"timestamp,value\n1,2\n3,4\n", "metrics.csv")
-    assert "metrics.csv" in str(parsed["error"])
+    parsed = failed_with(api, incident_id, b"Dear on-call,\nthe database is slow again.\n", "notes.txt")
+    assert "notes.txt" in str(parsed["error"])
     assert "unrecognised format" in str(parsed["error"])
 
 

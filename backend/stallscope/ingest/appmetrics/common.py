@@ -1,0 +1,60 @@
+"""Small rules every application-metrics importer follows, so they word things the same way."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from stallscope.ingest.model import ParseError, ParseReport
+
+Labels = tuple[tuple[str, str], ...]
+TIME_KEYS = ("timestamp", "time", "ts")
+"""Accepted names of the time column or key, compared without regard to case."""
+EMPTY = "the file is empty"
+CUT = "the file ends in the middle of this line; dropped it"
+
+
+def drop(report: ParseReport, line: int, why: str, what: str = "line") -> None:
+    """Count a dropped line (or `what` else was dropped) and say why; the warning carries the line."""
+    report.dropped_lines += 1
+    report.warn(line, f"{why}; dropped this {what}")
+
+
+def cut(report: ParseReport, line: int) -> None:
+    """The last line stops short (an upload or writer cut off): dropped, and the report marked."""
+    report.truncated = True
+    report.dropped_lines += 1
+    report.warn(line, CUT)
+
+
+def empty() -> ParseError:
+    return ParseError(0, EMPTY)
+
+
+def label_text(value: object) -> str:
+    """Label values are text; JSON's true/false/null read as they are written."""
+    if isinstance(value, str):
+        return value
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def labels_of(mapping: Mapping[str, object]) -> Labels:
+    """A label mapping as the sorted pairs `MetricPoint.labels` holds."""
+    return tuple(sorted((str(key), label_text(value)) for key, value in mapping.items()))
+
+
+def is_number(value: object) -> bool:
+    """A JSON number (booleans are not)."""
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def number(value: object) -> float:
+    """A JSON number or numeric string as a float; ValueError otherwise."""
+    if is_number(value):
+        return float(value)  # type: ignore[arg-type]
+    if isinstance(value, str):
+        return float(value)
+    raise ValueError(f"{value!r} is not a number")

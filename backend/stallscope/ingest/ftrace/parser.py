@@ -1,0 +1,230 @@
+"""Stream ftrace text: function_graph output, or event lines from `trace-cmd report` / the trace file.
+
+The first line with content decides which: an event line (`comm-tid [cpu] time: event: ...`) or a
+function_graph line (`cpu) duration | body`). Comment lines (`# tracer: ...`) and the few lines
+trace-cmd prints before the events (`cpus=2`, `version = 6`, `CPU 0 is empty`) are skipped. Times are
+on the trace clock, seconds since boot with the default `local` clock (or `mono`): MONOTONIC.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import BinaryIO
+
+from stallscope.ingest.ftrace.event_line import EVENT, is_frame_line
+from stallscope.ingest.ftrace.events import EventTracker
+from stallscope.ingest.ftrace.graph import GraphTracker, Who
+from stallscope.ingest.ftrace.graph_line import (
+    CONTEXT_SWITCH,
+    LOST_EVENTS,
+    PROLOGUE,
+    Body,
+    read_body,
+    seconds_to_ns,
+    split_task,
+    us_to_ns,
+)
+from stallscope.ingest.model import ParseError, ParseReport, TimedEvent
+from stallscope.ingest.text_lines import TextLines, note_cut_tail, reject_non_text
+
+_HEADER = re.compile(rb"\s*(?:#|cpus=\d|version = |CPU \d+ is empty|trace-cmd: )")
+_DASHES = re.compile(rb"\s*-{10,}\s*\Z")
+_ARROWS = (b"==========>", b"<==========")
+GLOBAL_KEY = "all"
+MAX_CACHED_BODIES = 200_000
+DEFAULT_COLUMNS = re.compile(rb" *(\d+)\) +(?:[+!#*@$] +)?(?:(\d+(?:\.\d+)?) us +)?\|(.*)")
+"""The default layout (CPU and duration columns only), read in one match; `PROLOGUE` reads them all."""
+
+
+def parse_ftrace(stream: BinaryIO, report: ParseReport) -> Iterator[TimedEvent]:
+    """Yield FUNCTION events (function_graph) or TRACEPOINT events (event lines) from `stream`."""
+    return _Parser(report).run(stream)
+
+
+def is_header(raw: bytes) -> bool:
+    return not raw.strip() or _HEADER.match(raw) is not None
+
+
+def is_graph_line(raw: bytes) -> bool:
+    """A function_graph line with a call or a comment in it (banners and arrows are not)."""
+    prologue = PROLOGUE.match(raw)
+    return prologue is not None and read_body(prologue.group("body")) is not None
+
+
+def is_graph_banner(raw: bytes) -> bool:
+    """The dashed lines and `cpu) prev => next` line around a context switch, interrupt arrows."""
+    return bool(_DASHES.match(raw) or CONTEXT_SWITCH.match(raw)) or any(arrow in raw for arrow in _ARROWS)
+
+
+class _Parser:
+    def __init__(self, report: ParseReport) -> None:
+        self.report = report
+        self.graph = GraphTracker()
+        self.events = EventTracker(report, self.graph)
+        self._mode: str | None = None
+        self._tasks: dict[int, tuple[str, int]] = {}  # cpu -> task, from context-switch banners
+        self._orphan_frames = 0
+        self._bodies: dict[bytes, Body | None] = {}
+        self._who: dict[bytes, tuple[Who, object]] = {}  # by the CPU column's text
+
+    def run(self, stream: BinaryIO) -> Iterator[TimedEvent]:
+        lines = TextLines(stream)
+        graph_out, event_out = self.graph.out, self.events.out
+        for first, batch in lines.batches():
+            if first == 1:
+                reject_non_text(lines.head, "ftrace")
+            for offset, raw in enumerate(batch):
+                mode = self._mode
+                if mode == "graph":
+                    self._graph_line(raw, first + offset)
+                elif mode == "events":
+                    self._event_line(raw, first + offset)
+                elif not is_header(raw):
+                    self._choose(raw, first + offset)
+                if graph_out:
+                    yield from graph_out
+                    graph_out.clear()
+                if event_out:
+                    yield from event_out
+                    event_out.clear()
+        note_cut_tail(lines, self.report)
+        self.events.finish()
+        self.graph.finish()
+        yield from event_out
+        yield from graph_out
+        self._final_warnings()
+
+    def _choose(self, raw: bytes, number: int) -> None:
+        if EVENT.match(raw) is not None:
+            self._mode = "events"
+            self._event_line(raw, number)
+        elif is_graph_line(raw) or is_graph_banner(raw):
+            self._mode = "graph"
+            self._graph_line(raw, number)
+        else:
+            text = raw.decode("utf-8", "replace").strip()[:120]
+            raise ParseError(
+                number,
+                "not ftrace text: expected `comm-tid [cpu] time: event: ...` lines (trace-cmd report) "
+                f"or function_graph lines (`0)   1.382 us    |  func();`), found {text!r}",
+            )
+
+    # -- event lines --------------------------------------------------------------------------------
+
+    def _event_line(self, raw: bytes, number: int) -> None:
+        if is_frame_line(raw):
+            if not self.events.frame(raw):
+                self._orphan_frames += 1
+            return
+        self.events.end_stack()
+        match = EVENT.match(raw)
+        if match is not None:
+            comm, tid, tgid, cpu, _, time, name, rest = match.groups()
+            pid = int(tgid) if tgid is not None and tgid[-1:].isdigit() else None
+            self.events.event(number, comm, int(tid), pid, int(cpu), time, name, rest)
+            return
+        if not self._lost_events(raw, number) and not is_header(raw):
+            self._drop(raw, number)
+
+    # -- function_graph lines -----------------------------------------------------------------------
+
+    def _graph_line(self, raw: bytes, number: int) -> None:
+        match = DEFAULT_COLUMNS.match(raw)
+        if match is not None:
+            cpu_text, duration, body_text = match.groups()
+            body = self._bodies.get(body_text)
+            if body is None and body_text not in self._bodies:
+                body = read_body(body_text)
+                if len(self._bodies) < MAX_CACHED_BODIES:
+                    self._bodies[body_text] = body
+            if body is not None:
+                found = self._who.get(cpu_text)
+                if found is None:
+                    found = self._who[cpu_text] = self._who_on(int(cpu_text))
+                # Three decimals at most, far below 2**53: rounding recovers the exact nanoseconds.
+                duration_ns = round(float(duration) * 1000) if duration is not None else None
+                self.graph.line(number, found[1], found[0], None, duration_ns, body)
+                return
+        self._graph_slow(raw, number)
+
+    def _who_on(self, cpu: int) -> tuple[Who, object]:
+        """Who runs on `cpu` (as the last context-switch banner said) and the key of its call stack."""
+        task = self._tasks.get(cpu)
+        return (Who(cpu, task[0], task[1]), task[1]) if task else (Who(cpu), -1 - cpu)
+
+    def _graph_slow(self, raw: bytes, number: int) -> None:
+        """Every column layout: absolute times, the comm-pid column, no CPU column."""
+        prologue = PROLOGUE.match(raw)
+        if prologue is None:
+            self._graph_other(raw, number)
+            return
+        absolute, cpu_text, proc, _, duration, body_text = prologue.groups()
+        body = read_body(body_text)
+        if body is None:
+            self._graph_other(raw, number)
+            return
+        cpu = int(cpu_text) if cpu_text is not None else None
+        key: object
+        if proc is not None:
+            comm, tid = split_task(proc)
+            who, key = Who(cpu, comm, tid), tid
+        elif cpu is not None and cpu in self._tasks:
+            comm, tid = self._tasks[cpu]
+            who, key = Who(cpu, comm, tid), tid
+        else:
+            who, key = Who(cpu), (GLOBAL_KEY if cpu is None else -1 - cpu)
+        time_ns = seconds_to_ns(absolute) if absolute is not None else None
+        duration_ns = us_to_ns(duration) if duration is not None else None
+        self.graph.line(number, key, who, time_ns, duration_ns, body)
+
+    def _graph_other(self, raw: bytes, number: int) -> None:
+        if is_header(raw) or _DASHES.match(raw) or any(arrow in raw for arrow in _ARROWS):
+            return  # banner lines; the context-switch line itself is read below
+        switch = CONTEXT_SWITCH.match(raw)
+        if switch is not None:
+            cpu = int(switch.group("cpu"))
+            prev, nxt = split_task(switch.group("prev")), split_task(switch.group("next"))
+            if cpu not in self._tasks:
+                self.graph.rekey(-1 - cpu, prev[1])  # until now this CPU's task was unnamed
+            self._tasks[cpu] = nxt
+            self._who.clear()
+            return
+        if not self._lost_events(raw, number):
+            self._drop(raw, number)
+
+    # -- shared -------------------------------------------------------------------------------------
+
+    def _lost_events(self, raw: bytes, number: int) -> bool:
+        lost = LOST_EVENTS.match(raw)
+        if lost is None:
+            return False
+        cpu = int(lost.group("cpu"))
+        self.report.warn(number, f"the tracer lost {int(lost.group('count'))} events on CPU {cpu} here")
+        task = self._tasks.get(cpu)
+        self.graph.drop([task[1] if task else -1 - cpu])
+        return True
+
+    def _drop(self, raw: bytes, number: int) -> None:
+        self.report.dropped_lines += 1
+        text = raw.decode("utf-8", "replace").strip()[:120]
+        self.report.warn(number, f"not an ftrace line, dropped: {text!r}")
+
+    def _final_warnings(self) -> None:
+        if self.graph.unclosed:
+            self.report.warn(
+                0, f"{self.graph.unclosed} function call(s) with no exit in the trace; kept with no duration"
+            )
+        if self.graph.exits_without_entry:
+            self.report.warn(
+                0,
+                f"{self.graph.exits_without_entry} function exit(s) whose entry is not in the trace; their "
+                "callers before the trace began are unknown",
+            )
+        if self.events.orphan_stacks or self._orphan_frames:
+            self.report.warn(
+                0,
+                f"{self.events.orphan_stacks} stack trace(s) not following an event of the same task on "
+                f"their CPU ({self._orphan_frames} frame lines) were dropped",
+            )
+        self.report.dropped_lines += self._orphan_frames

@@ -1,0 +1,106 @@
+"""One `perf trace` output line, taken apart.
+
+perf prints (tools/perf/builtin-trace.c) a time in milliseconds (`%10.3f`, relative to the first event
+unless `-T`; `?` when unknown), the duration `(%6.3f ms): ` or `(         ): ` when it is not known
+yet, `comm/tid ` (comm cut to 14 characters; both left out when a single thread is traced), then:
+
+    mmap(len: 8192, prot: READ|WRITE, flags: PRIVATE|ANONYMOUS)        = 0x7fee8b713000   complete
+    fsync(fd: 4)                                                       ...                started
+     ... [continued]: fsync())                                         = 0                finished
+    exit_group(error_code: 0)                                          = ?                never returns
+
+`trace.show_duration=no` drops the duration column. Results are numbers, `0x` addresses,
+`-1 EAGAIN (Resource temporarily unavailable)` (older perf: no parentheses), `0 (Timeout)` or a
+child's pid with its comm.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+LINE = re.compile(
+    rb"""\s*(?P<time>\d+\.\d+|\?)\s
+    (?:\s*\((?:\s*(?P<duration>\d+\.\d+)\s*ms|\s*)\):)?\s*
+    (?:(?:(?P<comm>\S.*?)/)?(?P<tid>-?\d+)\s+)?
+    (?P<body>[A-Za-z_.].*\S)\s*\Z""",
+    re.VERBOSE,
+)
+# The three common shapes, each in one match (`read_line` handles every other variant):
+_HEAD = rb"\s*(\d+)\.(\d{3}) \("
+_WHO = rb"\): (\S.*?)/(\d+) +"
+COMPLETE = re.compile(_HEAD + rb"\s*(\d+)\.(\d{3}) ms" + _WHO + rb"([A-Za-z_][\w.]*)\((.*)\)\s*= (.*?)\s*\Z")
+"""time s, ms; duration s, ms; comm; tid; name; args; result."""
+STARTED = re.compile(_HEAD + rb"\s+" + _WHO + rb"([A-Za-z_][\w.]*)\((.*?)\)?\s+\.\.\.\Z")
+"""time s, ms; comm; tid; name; args."""
+CONTINUED = re.compile(
+    _HEAD + rb"\s*(\d+)\.(\d{3}) ms" + _WHO + rb"\.\.\. \[continued\]: ([\w.]+)\(\)\)\s*= (.*?)\s*\Z"
+)
+"""time s, ms; duration s, ms; comm; tid; name; result."""
+_CONTINUED = re.compile(rb"\.\.\.\s\[continued\]:\s(?P<name>[\w.]+)\(\)\)(?:\s*=\s(?P<result>.*))?\Z")
+_CALL = re.compile(rb"(?P<name>[A-Za-z_][\w.]*)\((?P<args>.*)\)\s*=\s(?P<result>.*)\Z")
+_STARTED = re.compile(rb"(?P<name>[A-Za-z_][\w.]*)\((?P<args>.*?)\)?\s+\.\.\.\Z")
+_NO_RETURN = re.compile(rb"(?P<name>[A-Za-z_][\w.]*)\((?P<args>.*)\)\Z")
+_ERRNO = re.compile(r"-1 (E[A-Z0-9]+)\b")
+
+
+@dataclass(slots=True)
+class TraceLine:
+    """A syscall line; `shape` is complete, started, continued or no-return (no `= result`)."""
+
+    shape: str
+    time_ms: str | None
+    duration_ms: str | None
+    comm: str
+    tid: int | None
+    name: str
+    args: str | None
+    result: str | None
+
+
+def read_line(raw: bytes) -> TraceLine | None:
+    """The parts of a syscall line; None for anything else (callchain lines, summaries, events)."""
+    match = LINE.match(raw)
+    if match is None:
+        return None
+    time, duration, comm, tid, body = match.group("time", "duration", "comm", "tid", "body")
+    parts = _parts(body)
+    if parts is None:
+        return None
+    shape, name, args, result = parts
+    return TraceLine(
+        shape,
+        None if time == b"?" else time.decode(),
+        duration.decode() if duration is not None else None,
+        comm.decode("utf-8", "replace") if comm else "",
+        int(tid) if tid is not None else None,
+        name.decode("utf-8", "replace"),
+        args.decode("utf-8", "replace") if args is not None else None,
+        result.decode("utf-8", "replace").strip() if result is not None else None,
+    )
+
+
+def _parts(body: bytes) -> tuple[str, bytes, bytes | None, bytes | None] | None:
+    if body.startswith(b"..."):
+        continued = _CONTINUED.match(body)
+        if continued is None:
+            return None
+        return "continued", continued.group("name"), None, continued.group("result")
+    for shape, pattern in (("complete", _CALL), ("started", _STARTED), ("no-return", _NO_RETURN)):
+        match = pattern.match(body)
+        if match is not None:
+            result = match.group("result") if shape == "complete" else None
+            return shape, match.group("name"), match.group("args"), result
+    return None
+
+
+def ms_to_ns(text: str) -> int:
+    """`12453.692` ms (perf prints three decimals) -> nanoseconds, exactly."""
+    whole, _, frac = text.partition(".")
+    return int(whole) * 1_000_000 + int((frac + "000000")[:6])
+
+
+def errno_of(result: str) -> str | None:
+    """`-1 EAGAIN (Resource temporarily unavailable)` -> `EAGAIN`."""
+    match = _ERRNO.match(result)
+    return match.group(1) if match is not None else None

@@ -1,0 +1,97 @@
+"""Scheduler tracepoint arguments, as perf script prints them on the sample header line.
+
+Two spellings exist. The kernel's own format strings (what perf and ftrace print by default):
+
+    prev_comm=cc1 prev_pid=20728 prev_prio=120 prev_state=R+ ==> next_comm=perf next_pid=20718 next_prio=120
+    comm=perf pid=20697 prio=120 target_cpu=001                          (older kernels add success=1)
+    comm=fsync_io pid=20432 delay=1234567 [ns]                           (sched_stat_sleep/iowait/...)
+
+and libtraceevent's sched plugin (trace-cmd, perf built with plugins):
+
+    cc1:20728 [120] R+ ==> perf:20718 [120]
+    perf:20697 [120] CPU:001                                             (older: success=1 CPU:001)
+
+Comms may hold spaces, so every pattern anchors on the field that follows the comm.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from stallscope.ingest.model import Stack
+
+_SWITCH = (
+    re.compile(
+        r"prev_comm=(.*) prev_pid=(-?\d+) prev_prio=-?\d+ prev_state=(\S+) "
+        r"==> next_comm=(.*) next_pid=(-?\d+) next_prio=-?\d+"
+    ),
+    re.compile(r"(.*):(-?\d+) \[-?\d+\] (\S+) ==> (.*):(-?\d+) \[-?\d+\]"),
+)
+_WAKEUP = (
+    re.compile(r"comm=(.*) pid=(-?\d+) prio=-?\d+(?: success=\d+)? target_cpu=(\d+)"),
+    re.compile(r"(.*):(-?\d+) \[-?\d+\](?: success=\d+)? CPU:(\d+)"),
+)
+_STAT = re.compile(r"comm=(.*) pid=(-?\d+) (?:delay|runtime)=(\d+) \[ns\]")
+
+EXIT_STATES = frozenset({"X", "Z", "X|Z", "Z|X"})
+"""A task's last switch: dead (X) or a zombie waiting for its parent (Z). It never comes back."""
+
+
+@dataclass(frozen=True, slots=True)
+class Switch:
+    prev_comm: str
+    prev_tid: int
+    prev_state: str
+    next_comm: str
+    next_tid: int
+
+
+@dataclass(frozen=True, slots=True)
+class Wakeup:
+    comm: str
+    tid: int
+    target_cpu: int
+
+
+def read_switch(args: str) -> Switch | None:
+    for pattern in _SWITCH:
+        match = pattern.match(args)
+        if match is not None:
+            prev_comm, prev_tid, state, next_comm, next_tid = match.groups()
+            return Switch(prev_comm, int(prev_tid), state, next_comm, int(next_tid))
+    return None
+
+
+def read_wakeup(args: str) -> Wakeup | None:
+    for pattern in _WAKEUP:
+        match = pattern.match(args)
+        if match is not None:
+            comm, tid, cpu = match.groups()
+            return Wakeup(comm, int(tid), int(cpu))
+    return None
+
+
+def read_stat(args: str) -> tuple[int, int] | None:
+    """(tid, delay_ns) of a `sched_stat_*` event."""
+    match = _STAT.match(args)
+    return None if match is None else (int(match.group(2)), int(match.group(3)))
+
+
+def off_cpu_state(printed: str) -> str:
+    """`R+` (preempted) reads as `R`, like a plain `R`; every other state is kept as printed."""
+    return "R" if printed == "R+" else printed
+
+
+_INTERRUPT_ENTRIES = (
+    "asm_sysvec_",
+    "asm_common_interrupt",
+    "asm_spurious_interrupt",
+    "irq_exit_rcu",
+    "__irq_exit_rcu",
+)
+
+
+def in_interrupt_context(stack: Stack) -> bool:
+    """True when a (kernel) stack passes through an interrupt entry: hardware or timer interrupt work."""
+    return any(frame.name.startswith(_INTERRUPT_ENTRIES) for frame in stack)

@@ -1,0 +1,157 @@
+"""Application metrics in CSV: long and wide form, timestamps, labels and broken rows."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from stallscope.ingest.appmetrics.csv_metrics import IMPORTER
+from stallscope.ingest.appmetrics.timestamps import NAIVE_ISO
+from stallscope.ingest.model import CaptureClock, MetricPoint, ParseError, ParseReport
+
+S = 1_000_000_000
+
+
+def parse(text: str) -> tuple[list[MetricPoint], ParseReport]:
+    report = ParseReport()
+    points = list(IMPORTER.parse(io.BytesIO(text.encode()), report))
+    assert all(isinstance(p, MetricPoint) for p in points)
+    return points, report
+
+
+def messages(report: ParseReport) -> list[tuple[int, str]]:
+    return [(w.line, w.message) for w in report.warnings]
+
+
+def test_importer() -> None:
+    assert IMPORTER.name == "metrics-csv"
+    assert IMPORTER.clock is CaptureClock.REALTIME
+
+
+def test_long_form_with_label_columns() -> None:
+    points, report = parse(
+        "ts,name,value,host,region\n"
+        "1700000000123,latency_ms,3.5,db1,eu\n"
+        "1700000000124,latency_ms,4,db2,\n"
+        "1700000000125,naks,2,db1,eu\n"
+    )
+    assert points == [
+        MetricPoint(
+            2, "latency_ms", 1_700_000_000_123_000_000, 3.5, (("host", "db1"), ("region", "eu")), "ms"
+        ),
+        MetricPoint(3, "latency_ms", 1_700_000_000_124_000_000, 4.0, (("host", "db2"),), "ms"),
+        MetricPoint(4, "naks", 1_700_000_000_125_000_000, 2.0, (("host", "db1"), ("region", "eu")), None),
+    ]
+    assert messages(report) == [(0, "timestamps: epoch milliseconds")]
+
+
+def test_long_form_unit_column_and_header_case() -> None:
+    points, _ = parse("Timestamp,Name,Value,Unit\n1700000000,queue_depth,7,requests\n1700000001,lat_ms,1,\n")
+    assert [(p.name, p.unit) for p in points] == [("queue_depth", "requests"), ("lat_ms", "ms")]
+
+
+def test_wide_form_one_column_per_series() -> None:
+    points, report = parse(
+        'time,latency_ms,naks,"rtt_us{host=""db1"",dc=""x""}"\n1700000000,3.1,2,120\n1700000001,,3,\n'
+    )
+    assert points == [
+        MetricPoint(2, "latency_ms", 1_700_000_000 * S, 3.1, (), "ms"),
+        MetricPoint(2, "naks", 1_700_000_000 * S, 2.0, (), None),
+        MetricPoint(2, "rtt_us", 1_700_000_000 * S, 120.0, (("dc", "x"), ("host", "db1")), "µs"),
+        MetricPoint(3, "naks", 1_700_000_001 * S, 3.0, (), None),
+    ]
+    assert messages(report) == [(0, "timestamps: epoch seconds")]
+
+
+@pytest.mark.parametrize(
+    ("stamp", "note", "expected"),
+    [
+        ("1700000000", "epoch seconds", 1_700_000_000 * S),
+        ("1700000000.5", "epoch seconds", 1_700_000_000 * S + S // 2),
+        ("1700000000123", "epoch milliseconds", 1_700_000_000_123_000_000),
+        ("1700000000123456", "epoch microseconds", 1_700_000_000_123_456_000),
+        ("1700000000123456789", "epoch nanoseconds", 1_700_000_000_123_456_789),
+        ("2023-11-14T22:13:20.5Z", "ISO 8601", 1_700_000_000 * S + S // 2),
+        ("2023-11-15T00:13:20+02:00", "ISO 8601", 1_700_000_000 * S),
+    ],
+)
+def test_each_timestamp_kind_and_its_note(stamp: str, note: str, expected: int) -> None:
+    points, report = parse(f"ts,x\n{stamp},1\n")
+    assert [p.time_ns for p in points] == [expected]
+    assert messages(report) == [(0, f"timestamps: {note}")]
+
+
+def test_iso_without_zone_is_utc_with_one_warning() -> None:
+    points, report = parse("ts,x\n2023-11-14T22:13:20,1\n2023-11-14T22:13:21,2\n")
+    assert [p.time_ns for p in points] == [1_700_000_000 * S, 1_700_000_001 * S]
+    assert messages(report) == [(0, "timestamps: ISO 8601"), (2, NAIVE_ISO)]
+
+
+def test_bad_numbers_and_times_drop_their_line_with_its_number() -> None:
+    points, report = parse(
+        "ts,name,value\n"
+        "1700000000,a,1\n"
+        "1700000001,a,abc\n"
+        "1700000002000,a,3\n"
+        "yesterday,a,4\n"
+        "1700000004,a\n"
+        "1700000005,a,5\n"
+    )
+    assert [p.value for p in points] == [1.0, 5.0]
+    assert report.dropped_lines == 4
+    warned = dict(messages(report)[1:])
+    assert "value 'abc' is not a number" in warned[3]
+    assert "looks like epoch milliseconds" in warned[4]
+    assert "'yesterday' is neither an epoch number nor an ISO 8601 time" in warned[5]
+    assert "expected 3 fields as in the header, found 2" in warned[6]
+
+
+def test_a_bad_cell_in_wide_form_drops_the_whole_row() -> None:
+    points, report = parse("ts,a,b\n1700000000,1,oops\n1700000001,2,3\n")
+    assert [(p.line, p.name) for p in points] == [(3, "a"), (3, "b")]
+    assert report.warnings[-1].line == 2
+    assert "'oops' under 'b' is not a number" in report.warnings[-1].message
+
+
+def test_a_cut_last_line_is_dropped_and_reported() -> None:
+    points, report = parse("ts,name,value,host\n1700000000,a,1,db1\n1700000001,a,2,db")
+    assert len(points) == 2  # the cut row still has four fields and reads: it is kept
+    points, report = parse("ts,name,value,host\n1700000000,a,1,db1\n1700000001,a")
+    assert len(points) == 1
+    assert report.truncated
+    assert messages(report)[-1] == (3, "the file ends in the middle of this line; dropped it")
+
+
+def test_a_last_line_without_newline_is_fine() -> None:
+    points, report = parse("ts,x\n1700000000,1\n1700000001,2")
+    assert [p.value for p in points] == [1.0, 2.0]
+    assert not report.truncated
+
+
+def test_empty_file_is_a_clear_error() -> None:
+    with pytest.raises(ParseError, match="the file is empty"):
+        parse("")
+    with pytest.raises(ParseError, match="the file is empty"):
+        parse("\n# only a comment\n\n")
+
+
+def test_no_time_column_names_the_header_line_and_the_accepted_names() -> None:
+    with pytest.raises(ParseError) as raised:
+        parse("\n# exported\nwhen,latency_ms\n1,2\n")
+    assert raised.value.line == 3
+    assert "timestamp, time, ts" in str(raised.value)
+    assert "'when'" in str(raised.value)
+
+
+def test_crlf_semicolons_decimal_commas_comments_and_quotes() -> None:
+    points, report = parse(
+        '\ufeff# from a spreadsheet\r\nts;name;value;note\r\n1700000000;"lat;ms";1,5;"a ""quoted"" label"\r\n'
+    )
+    assert points == [MetricPoint(3, "lat;ms", 1_700_000_000 * S, 1.5, (("note", 'a "quoted" label'),), None)]
+    assert report.dropped_lines == 0
+
+
+def test_blank_lines_between_rows_are_skipped_and_numbering_stays_right() -> None:
+    points, _ = parse("ts,x\n\n1700000000,1\n\n\n1700000001,2\n")
+    assert [p.line for p in points] == [3, 6]

@@ -1,0 +1,136 @@
+"""Application metrics as JSON lines: long and wide objects, timestamps, labels and broken lines."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from stallscope.ingest.appmetrics.jsonl_metrics import IMPORTER
+from stallscope.ingest.appmetrics.lines import LineReader
+from stallscope.ingest.appmetrics.timestamps import NAIVE_ISO
+from stallscope.ingest.model import CaptureClock, MetricPoint, ParseError, ParseReport
+
+S = 1_000_000_000
+
+
+def parse(text: str) -> tuple[list[MetricPoint], ParseReport]:
+    report = ParseReport()
+    points = list(IMPORTER.parse(io.BytesIO(text.encode()), report))
+    assert all(isinstance(p, MetricPoint) for p in points)
+    return points, report
+
+
+def messages(report: ParseReport) -> list[tuple[int, str]]:
+    return [(w.line, w.message) for w in report.warnings]
+
+
+def test_importer() -> None:
+    assert IMPORTER.name == "metrics-jsonl"
+    assert IMPORTER.clock is CaptureClock.REALTIME
+
+
+def test_long_form_with_labels() -> None:
+    points, report = parse(
+        '{"ts": 1700000000123, "name": "latency_ms", "value": 3.5, "labels": {"host": "db1", "shard": 3}}\n'
+        '{"time": 1700000000124, "name": "naks", "value": "2", "unit": "packets"}\n'
+    )
+    assert points == [
+        MetricPoint(1, "latency_ms", 1_700_000_000_123_000_000, 3.5, (("host", "db1"), ("shard", "3")), "ms"),
+        MetricPoint(2, "naks", 1_700_000_000_124_000_000, 2.0, (), "packets"),
+    ]
+    assert messages(report) == [(0, "timestamps: epoch milliseconds")]
+
+
+def test_wide_form_numbers_are_series_and_text_is_labels() -> None:
+    points, _ = parse('{"Timestamp": 1700000000, "latency_ms": 3.1, "naks": 2, "host": "db1", "ok": true}\n')
+    assert points == [
+        MetricPoint(1, "latency_ms", 1_700_000_000 * S, 3.1, (("host", "db1"),), "ms"),
+        MetricPoint(1, "naks", 1_700_000_000 * S, 2.0, (("host", "db1"),), None),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("stamp", "note", "expected"),
+    [
+        ("1700000000", "epoch seconds", 1_700_000_000 * S),
+        ("1700000000.25", "epoch seconds", 1_700_000_000 * S + S // 4),
+        ('"1700000000"', "epoch seconds", 1_700_000_000 * S),
+        ("1700000000123", "epoch milliseconds", 1_700_000_000_123_000_000),
+        ("1700000000123456", "epoch microseconds", 1_700_000_000_123_456_000),
+        ("1700000000123456789", "epoch nanoseconds", 1_700_000_000_123_456_789),
+        ('"2023-11-14T22:13:20Z"', "ISO 8601", 1_700_000_000 * S),
+        ('"2023-11-14T23:13:20+01:00"', "ISO 8601", 1_700_000_000 * S),
+    ],
+)
+def test_each_timestamp_kind_and_its_note(stamp: str, note: str, expected: int) -> None:
+    points, report = parse(f'{{"ts": {stamp}, "x": 1}}\n')
+    assert [p.time_ns for p in points] == [expected]
+    assert messages(report) == [(0, f"timestamps: {note}")]
+
+
+def test_iso_without_zone_warns_once() -> None:
+    points, report = parse('{"ts": "2023-11-14T22:13:20", "x": 1}\n{"ts": "2023-11-14T22:13:21", "x": 2}\n')
+    assert len(points) == 2
+    assert messages(report) == [(0, "timestamps: ISO 8601"), (1, NAIVE_ISO)]
+
+
+def test_bad_lines_are_dropped_with_their_numbers() -> None:
+    points, report = parse(
+        '{"ts": 1700000000, "name": "a", "value": 1}\n'
+        '{"ts": 1700000001, "name": "a", "value": "abc"}\n'
+        '{"ts": 1700000002, "name": "a", "value": 2\n'
+        "[1, 2]\n"
+        '{"name": "a", "value": 3}\n'
+        '{"ts": 1700000003, "host": "db1"}\n'
+        '{"ts": 1700000004, "name": "a", "value": 4, "labels": "host=db1"}\n'
+        '{"ts": 1700000005, "name": "a", "value": 5}\n'
+    )
+    assert [p.value for p in points] == [1.0, 5.0]
+    warned = dict(messages(report)[1:])
+    assert sorted(warned) == [2, 3, 4, 5, 6, 7]
+    assert "value 'abc' is not a number" in warned[2]
+    assert "not valid JSON" in warned[3]
+    assert "not a JSON object" in warned[4]
+    assert "no time" in warned[5]
+    assert "no numeric fields" in warned[6]
+    assert '"labels" is not an object' in warned[7]
+    assert report.dropped_lines == 6
+
+
+def test_a_cut_last_line_is_reported_as_cut() -> None:
+    points, report = parse('{"ts": 1700000000, "x": 1}\n{"ts": 1700000001, "x"')
+    assert len(points) == 1
+    assert report.truncated
+    assert messages(report)[-1] == (2, "the file ends in the middle of this line; dropped it")
+
+
+def test_empty_file_is_a_clear_error() -> None:
+    with pytest.raises(ParseError, match="the file is empty"):
+        parse("\n  \n")
+
+
+def test_blank_lines_keep_numbering() -> None:
+    points, _ = parse('\n{"ts": 1700000000, "x": 1}\n\n{"ts": 1700000001, "x": 2}\n')
+    assert [p.line for p in points] == [2, 4]
+
+
+def test_the_batched_path_agrees_with_line_by_line() -> None:
+    lines = [json.dumps({"ts": 1_700_000_000 + i, "name": f"s{i % 3}", "value": i * 0.5}) for i in range(500)]
+    lines[250] = '{"ts": 1700000250, "name": "s1", "value": "bad"}'
+    text = "\n".join(lines) + "\n"
+    batched, batched_report = parse(text)
+    # Tiny chunks put each line alone in its batch: the same points, the same warnings.
+    report = ParseReport()
+    from stallscope.ingest.appmetrics.jsonl_metrics import parser
+
+    original = parser.LineReader
+    parser.LineReader = lambda stream: LineReader(stream, chunk_bytes=7)  # type: ignore[assignment,misc]
+    try:
+        single = list(parser.parse_jsonl(io.BytesIO(text.encode()), report))
+    finally:
+        parser.LineReader = original  # type: ignore[misc]
+    assert single == batched
+    assert report.warnings == batched_report.warnings
+    assert len(batched) == 499

@@ -1,0 +1,184 @@
+"""function_graph text to FUNCTION events (hand-written inputs: the tracer is not on the corpus kernel)."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from stallscope.ingest.ftrace import IMPORTER, detect, parse_ftrace
+from stallscope.ingest.ftrace.graph_line import read_body, us_to_ns
+from stallscope.ingest.model import EventKind, FrameKind, ParseError, ParseReport, TimedEvent
+
+DATA = Path(__file__).parent / "data" / "ftrace"
+
+
+def parse(data: bytes) -> tuple[list[TimedEvent], ParseReport]:
+    report = ParseReport()
+    return list(parse_ftrace(io.BytesIO(data), report)), report
+
+
+def path(event: TimedEvent) -> list[str]:
+    return [frame.name for frame in event.stack]
+
+
+def by_line(events: list[TimedEvent]) -> dict[int, TimedEvent]:
+    return {event.line: event for event in events}
+
+
+def test_default_columns() -> None:
+    events, report = parse((DATA / "function_graph.txt").read_bytes())
+    lines = by_line(events)
+    spin = lines[12]
+    assert (spin.kind, spin.name, spin.duration_ns, spin.cpu, spin.start_ns) == (
+        EventKind.FUNCTION,
+        "native_queued_spin_lock_slowpath",
+        1_059_700,
+        0,
+        None,  # no funcgraph-abstime column: no times
+    )
+    assert path(spin) == [
+        "__x64_sys_futex",
+        "do_futex",
+        "futex_wait",
+        "_raw_spin_lock",
+        "native_queued_spin_lock_slowpath",
+    ]
+    assert {frame.kind for frame in spin.stack} == {FrameKind.KERNEL}
+    assert (lines[6].name, lines[6].duration_ns) == ("__x64_sys_futex", 35_068_010)
+    assert (lines[17].name, lines[17].duration_ns) == ("__schedule", 33_998_590)  # `*` mark, 2 decimals
+    assert (lines[26].name, lines[26].duration_ns) == ("vfs_read", 3_594_274_000)  # `$` mark, no decimals
+    # CPU 1's calls interleave with CPU 0's without mixing their paths.
+    assert path(lines[15]) == ["__x64_sys_write", "ksys_write", "vfs_write"]
+    assert len(events) == 15
+    assert [w.message for w in report.warnings] == [
+        "2 function call(s) with no exit in the trace; kept with no duration",
+        "1 function exit(s) whose entry is not in the trace; "
+        "their callers before the trace began are unknown",
+    ]
+
+
+def test_exit_whose_entry_precedes_the_trace_is_named_from_its_tail() -> None:
+    events, _ = parse((DATA / "function_graph.txt").read_bytes())
+    schedule = by_line(events)[5]
+    assert (schedule.name, path(schedule), schedule.duration_ns, schedule.cpu) == (
+        "schedule",
+        ["schedule"],
+        2_034_948,
+        1,
+    )
+
+
+def test_calls_open_at_the_end_are_unclosed() -> None:
+    events, _ = parse((DATA / "function_graph.txt").read_bytes())
+    unclosed = [e for e in events if e.duration_ns is None]
+    assert [(e.name, e.cpu) for e in unclosed] == [("ksys_read", 1), ("__x64_sys_read", 1)]
+
+
+def test_absolute_time_task_column_and_context_switches() -> None:
+    events, report = parse((DATA / "function_graph_abstime_proc.txt").read_bytes())
+    assert report.warnings == []
+    assert report.dropped_lines == 0
+    lines = by_line(events)
+    wait = lines[9]
+    assert (wait.name, wait.start_ns, wait.duration_ns, wait.comm, wait.tid, wait.attrs) == (
+        "jbd2_log_wait_commit",
+        4_120_553_296_000,
+        4_565_204,
+        "fsync",
+        3810,
+        {"retval": "0"},
+    )
+    # The journal thread ran in between; the fsync task's stack survived the switch.
+    assert path(lines[5]) == ["__x64_sys_fsync"]
+    assert lines[5].duration_ns == 4_575_118
+    assert (lines[14].comm, lines[14].tid) == ("jbd2/vda1-8", 231)
+    assert lines[7].attrs == {"retval": "0x0"}
+    assert "do_IRQ" in {e.name for e in events}
+
+
+def test_the_briefs_example_line() -> None:
+    (event,), _ = parse(b" 7) # 1059.700 us | native_queued_spin_lock_slowpath();\n")
+    assert (event.name, event.duration_ns, event.cpu, path(event)) == (
+        "native_queued_spin_lock_slowpath",
+        1_059_700,
+        7,
+        ["native_queued_spin_lock_slowpath"],
+    )
+
+
+def test_depth_comes_from_the_indentation_not_from_pairing() -> None:
+    """A lost stretch: `b() {` never closes; the next depth-1 call is still a child of `a`."""
+    text = (
+        b" 0)               |  a() {\n"
+        b" 0)               |    b() {\n"
+        b" 0)   1.000 us    |    c();\n"
+        b" 0)   9.000 us    |  }\n"
+    )
+    events, report = parse(text)
+    assert [(e.name, path(e), e.duration_ns) for e in events] == [
+        ("b", ["a", "b"], None),
+        ("c", ["a", "c"], 1_000),
+        ("a", ["a"], 9_000),
+    ]
+    assert report.warnings[0].message.startswith("1 function call(s) with no exit")
+
+
+def test_lost_events_cut_the_open_calls() -> None:
+    text = b" 0)               |  a() {\nCPU:0 [LOST 12 EVENTS]\n 0)   2.000 us    |  d();\n"
+    events, report = parse(text)
+    assert [(e.name, e.duration_ns) for e in events] == [("a", None), ("d", 2_000)]
+    assert "lost 12 events on CPU 0" in report.warnings[0].message
+
+
+def test_comments_and_interrupt_arrows_are_skipped() -> None:
+    text = (
+        b" 1)               |  f() {\n"
+        b" 1)               |    /* sched_wakeup: comm=x pid=1 */\n"
+        b" 1)   ==========> |\n"
+        b" 1)   0.300 us    |    g();\n"
+        b" 1)   <========== |\n"
+        b" 1)   1.200 us    |  } /* f */\n"
+    )
+    events, report = parse(text)
+    assert [(e.name, path(e)) for e in events] == [("g", ["f", "g"]), ("f", ["f"])]
+    assert report.warnings == []
+    assert report.dropped_lines == 0
+
+
+@pytest.mark.parametrize(
+    ("body", "shape", "depth", "name"),
+    [
+        (b"  sys_open() {", "entry", 0, "sys_open"),
+        (b"      kmem_cache_alloc();", "leaf", 2, "kmem_cache_alloc"),
+        (b"    } /* kmem_cache_free() */", "exit", 1, "kmem_cache_free"),
+        (b"  } /* cgroup_migrate = -22 */", "exit", 0, "cgroup_migrate"),
+        (b"          __might_sleep() {", "entry", 4, "__might_sleep"),
+        (b"    /* I'm a comment! */", "comment", 1, ""),
+    ],
+)
+def test_bodies(body: bytes, shape: str, depth: int, name: str) -> None:
+    parsed = read_body(body)
+    assert parsed is not None
+    assert (parsed.shape, parsed.depth, parsed.name) == (shape, depth, name)
+
+
+def test_microseconds() -> None:
+    assert [us_to_ns(t) for t in (b"0.313", b"119760.2", b"3594274", b"1837.709")] == [
+        313,
+        119_760_200,
+        3_594_274_000,
+        1_837_709,
+    ]
+
+
+def test_not_ftrace_is_a_parse_error() -> None:
+    with pytest.raises(ParseError, match="not ftrace text"):
+        parse(b"time,cpu,usage\n1,2,3\n")
+
+
+def test_importer_and_detect() -> None:
+    assert (IMPORTER.name, IMPORTER.clock.value) == ("ftrace", "monotonic")
+    assert detect((DATA / "function_graph.txt").read_bytes())
+    assert detect((DATA / "function_graph_abstime_proc.txt").read_bytes())
