@@ -52,6 +52,10 @@ async function chartWidth(page: Page): Promise<number> {
   return Number(await page.locator('[data-testid="flame-chart"] svg').getAttribute('width'));
 }
 
+async function measureCount(page: Page, name: string): Promise<number> {
+  return page.evaluate((n) => performance.getEntriesByName(n, 'measure').length, name);
+}
+
 async function rectWidth(page: Page, name: string): Promise<number> {
   return Number(await frame(page, name).first().locator('rect').getAttribute('width'));
 }
@@ -97,6 +101,10 @@ test('incident → upload → flame graph → search → zoom → shared link', 
   await expect.poll(() => new URL(page.url()).searchParams.getAll('zoom')).toEqual(zoomPath);
   const width = await chartWidth(page);
   await expect.poll(() => rectWidth(page, zoomLeaf)).toBeGreaterThan(width - 2);
+  // Waits are timed as performance measures, and the last one is shown.
+  await expect.poll(() => measureCount(page, 'flame:zoom')).toBeGreaterThan(0);
+  expect(await measureCount(page, 'flame:render')).toBeGreaterThan(0);
+  await expect(page.getByTestId('flame-timing')).toHaveText(/^zoom \d/);
 
   await page.getByTestId('copy-link').click();
   await expect(page.getByTestId('copy-link')).toHaveText(/Copied|Copy failed/);
@@ -132,6 +140,15 @@ test('incident → upload → flame graph → search → zoom → shared link', 
   await fresh.locator('body').press('Escape');
   await expect.poll(() => new URL(fresh.url()).searchParams.getAll('zoom')).toEqual([]);
   await expect(fresh.getByTestId('flame-search')).toHaveValue('');
+
+  // A zoom clicked while a cleared search is still waiting to reach the URL is kept.
+  await fresh.getByTestId('flame-search').fill(term);
+  await expect(fresh.getByTestId('flame-matched')).toContainText(expectedMatch);
+  await fresh.getByTestId('flame-search').fill('');
+  await frame(fresh, zoomLeaf).first().click();
+  await expect.poll(() => new URL(fresh.url()).searchParams.get('q')).toBeNull();
+  await fresh.waitForTimeout(500);
+  expect(new URL(fresh.url()).searchParams.getAll('zoom')).toEqual(zoomPath);
   await other.close();
 });
 

@@ -30,4 +30,26 @@ describe('decoders', () => {
     const f = decodeFlame({ root: { name: 'all', value: 1, kind: 'martian', children: [] }, total: 1 });
     expect(f.root.kind).toBe('unknown');
   });
+
+  it('names the offending node in errors, however deep', () => {
+    const bad = { name: 'all', value: 3, children: [{ name: 'a', value: 1, children: [] }, { name: 'b', value: 2, children: [{ name: 7, value: 2 }] }] };
+    expect(() => decodeFlame({ root: bad, total: 3 })).toThrow('flame.root.children[1].children[0].name: expected string, got number');
+    expect(() => decodeFlame({ root: { ...bad, children: {} }, total: 3 })).toThrow('flame.root.children: expected array, got object');
+    expect(() => decodeFlame({ root: { name: 'all', value: 'x' }, total: 3 })).toThrow('flame.root.value: expected number');
+  });
+
+  it('keeps children in order and copies only known fields', () => {
+    const raw = { name: 'all', value: 3, samples: 3, kind: 'root', extra: '<b>', children: [{ name: 'a', value: 1 }, { name: 'b', value: 2, samples: null }] };
+    const f = decodeFlame({ root: raw, total: 3 });
+    expect(f.root).toEqual({
+      name: 'all',
+      value: 3,
+      samples: 3,
+      kind: 'root',
+      children: [
+        { name: 'a', value: 1, samples: 0, kind: 'unknown', children: [] },
+        { name: 'b', value: 2, samples: 0, kind: 'unknown', children: [] },
+      ],
+    });
+  });
 });

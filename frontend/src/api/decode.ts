@@ -172,32 +172,51 @@ function frameKind(v: unknown): FrameKind {
   return typeof v === 'string' && frameKinds.includes(v) ? (v as FrameKind) : 'unknown';
 }
 
-/** Iterative so that deep stacks (perf allows 127+ frames, merged trees more) cannot overflow. */
+interface PendingNode {
+  raw: unknown;
+  parent: PendingNode | null;
+  index: number;
+  into: FlameNode[];
+}
+
+/** `root.children[3].children[0]`: built only when something is wrong, so valid trees cost nothing. */
+function pendingPath(item: PendingNode, rootPath: string): string {
+  const parts: string[] = [];
+  for (let p = item; p.parent; p = p.parent) parts.push(`.children[${p.index}]`);
+  return rootPath + parts.reverse().join('');
+}
+
+/**
+ * Iterative so that deep stacks (perf allows 127+ frames, merged trees more) cannot overflow. Trees
+ * have tens of thousands of nodes, so the checks are inline and error paths are built lazily.
+ */
 export function decodeFlameNode(v: unknown, path = 'root'): FlameNode {
-  const make = (raw: unknown, p: string): { node: FlameNode; rawChildren: unknown } => {
-    const o = obj(raw, p);
-    const node: FlameNode = {
-      name: str(o.name, `${p}.name`),
-      value: num(o.value, `${p}.value`),
-      samples: nnum(o.samples, `${p}.samples`) ?? 0,
-      kind: frameKind(o.kind),
-      children: [],
-    };
-    if (o.truncated === true) node.truncated = true;
-    return { node, rawChildren: o.children ?? [] };
-  };
-  const first = make(v, path);
-  const stack: { node: FlameNode; rawChildren: unknown; path: string }[] = [{ ...first, path }];
+  const top: FlameNode[] = [];
+  const stack: PendingNode[] = [{ raw: v, parent: null, index: 0, into: top }];
   for (let item = stack.pop(); item; item = stack.pop()) {
-    const kids = arr(item.rawChildren, `${item.path}.children`, (c: unknown) => c);
-    kids.forEach((raw, i) => {
-      const p = `${item.path}.children[${i}]`;
-      const made = make(raw, p);
-      item.node.children.push(made.node);
-      stack.push({ ...made, path: p });
-    });
+    const { raw } = item;
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new DecodeError(pendingPath(item, path), 'object', raw);
+    const o = raw as Obj;
+    const { name, value, samples, children } = o;
+    if (typeof name !== 'string') throw new DecodeError(`${pendingPath(item, path)}.name`, 'string', name);
+    if (typeof value !== 'number' || Number.isNaN(value)) throw new DecodeError(`${pendingPath(item, path)}.value`, 'number', value);
+    let count = 0;
+    if (samples !== null && samples !== undefined) {
+      if (typeof samples !== 'number' || Number.isNaN(samples)) throw new DecodeError(`${pendingPath(item, path)}.samples`, 'number', samples);
+      count = samples;
+    }
+    const node: FlameNode = { name, value, samples: count, kind: frameKind(o.kind), children: [] };
+    if (o.truncated === true) node.truncated = true;
+    item.into.push(node);
+    if (children === null || children === undefined) continue;
+    if (!Array.isArray(children)) throw new DecodeError(`${pendingPath(item, path)}.children`, 'array', children);
+    const kids: unknown[] = children;
+    // Pushed in reverse so children are decoded, and appended, in order.
+    for (let i = kids.length - 1; i >= 0; i -= 1) stack.push({ raw: kids[i], parent: item, index: i, into: node.children });
   }
-  return first.node;
+  const root = top[0];
+  if (!root) throw new DecodeError(path, 'object', v);
+  return root;
 }
 
 export function decodeFlame(v: unknown): FlameResponse {

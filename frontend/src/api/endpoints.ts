@@ -1,6 +1,6 @@
 /** Typed calls to each endpoint. URLs are built here and nowhere else. */
 import { decodeCapture, decodeCaptures, decodeFacets, decodeFlame, decodeIncident, decodeIncidents } from './decode';
-import { getJson, postJson } from './http';
+import { getJson, getJsonTimed, postJson } from './http';
 import type { Capture, Facets, FlameQuery, FlameResponse, Incident, NewIncident } from './types';
 
 export const listIncidents = (signal?: AbortSignal): Promise<Incident[]> =>
@@ -53,5 +53,16 @@ export function flameUrl(q: FlameQuery): string {
 
 export const foldedUrl = (q: FlameQuery): string => `/api/flame/folded?${flameParams(q).toString()}`;
 
-export const getFlame = (q: FlameQuery, signal?: AbortSignal): Promise<FlameResponse> =>
-  getJson(flameUrl(q), decodeFlame, signal);
+const arrivals = new WeakMap<FlameResponse, number>();
+
+/** When a flame response's body had arrived (a performance.now() time), if it came from getFlame. */
+export const flameArrivedAt = (r: FlameResponse): number | undefined => arrivals.get(r);
+
+/** Measured as `flame:fetch` and `flame:decode`, or `flame:focus-fetch` and `flame:focus-decode` for a focused subtree. */
+export async function getFlame(q: FlameQuery, signal?: AbortSignal): Promise<FlameResponse> {
+  const focused = q.focus !== undefined && q.focus.length > 0;
+  const timing = focused ? { fetch: 'flame:focus-fetch', decode: 'flame:focus-decode' } : { fetch: 'flame:fetch', decode: 'flame:decode' };
+  const { value, received } = await getJsonTimed(flameUrl(q), decodeFlame, timing, signal);
+  arrivals.set(value, received);
+  return value;
+}

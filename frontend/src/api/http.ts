@@ -1,4 +1,5 @@
 /** Minimal JSON-over-HTTP client: one place that turns non-2xx answers into ApiError. */
+import { measure } from '../shared/timing';
 
 export class ApiError extends Error {
   readonly status: number;
@@ -55,9 +56,32 @@ async function send(method: string, url: string, body?: unknown, signal?: AbortS
   return res;
 }
 
+/** Names of the measures (shared/timing.ts) for a request: until the whole body is in; parse and decode. */
+export interface RequestTiming {
+  fetch: string;
+  decode: string;
+}
+
 export async function getJson<T>(url: string, decode: (v: unknown) => T, signal?: AbortSignal): Promise<T> {
   const res = await send('GET', url, undefined, signal);
   return decode(await readJson(res, url));
+}
+
+/** getJson, measured; `received` is when the body had arrived (a performance.now() time). */
+export async function getJsonTimed<T>(
+  url: string,
+  decode: (v: unknown) => T,
+  timing: RequestTiming,
+  signal?: AbortSignal,
+): Promise<{ value: T; received: number }> {
+  const requested = performance.now();
+  const res = await send('GET', url, undefined, signal);
+  const text = await res.text();
+  const received = performance.now();
+  const value = decode(parseJson(res, url, text));
+  measure(timing.fetch, requested, received);
+  measure(timing.decode, received);
+  return { value, received };
 }
 
 export async function postJson<T>(url: string, body: unknown, decode: (v: unknown) => T): Promise<T> {
@@ -66,7 +90,10 @@ export async function postJson<T>(url: string, body: unknown, decode: (v: unknow
 }
 
 async function readJson(res: Response, url: string): Promise<unknown> {
-  const text = await res.text();
+  return parseJson(res, url, await res.text());
+}
+
+function parseJson(res: Response, url: string, text: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch {

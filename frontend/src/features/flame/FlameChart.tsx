@@ -1,59 +1,111 @@
 /**
  * The only place d3 touches the DOM. Owns one d3-flame-graph instance: created on mount, fed with
  * `chart.update`, destroyed on unmount. Props are the view; clicks report the zoomed path upward.
+ *
+ * Each change is one draw: the view tree for the zoom (frames.ts) is laid out and drawn once, the
+ * search only recolours. d3-flame-graph's own zoom and search are not used (see frames.ts).
  */
 import { select } from 'd3';
-import flamegraph, { type FlameFrame, type FlameGraph } from 'd3-flame-graph';
+import flamegraph, { type FlameFrame, type FlameGraph, type FlameTooltip } from 'd3-flame-graph';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { FlameNode } from '../../api/types';
 import { literalMatcher } from '../../shared/regex';
+import { afterNextPaint, measure } from '../../shared/timing';
+import { frameHierarchy, FrameIds, framePath, minFrameWidth, zoomView, type ChartNode } from './frames';
 import { frameColor } from './palette';
 import { createFlameTooltip } from './tooltip';
-import { findFrame, framePath } from './frames';
-import { cloneTree, pathKey } from './tree';
+import { pathKey } from './tree';
 
 export interface FlameChartProps {
   tree: FlameNode;
   unit: string;
   search: string;
   zoom: string[];
+  /** More of this view is on its way (a newer response, a zoomed frame's pruned detail). */
+  loading: boolean;
   onZoom: (path: string[]) => void;
+  /** The view is drawn and painted with nothing left loading; `at` is a performance.now() time. */
+  onSettled?: (at: number) => void;
 }
 
 const CELL_HEIGHT = 20;
 
+/** How long a new layout waits for loading detail before drawing without it (see the draw effect). */
+const WAIT_FOR_DETAIL_MS = 150;
+
+const MAX_FRAME_IDS = 1_000_000;
+
+/** Frames in the DOM at most (see minFrameWidth); about 2k make a full-width view of a big profile. */
+const FRAME_BUDGET = 2500;
+
+/** d3-flame-graph must be started with `chart(selection)`, which lays out its datum; this one is empty. */
+const PLACEHOLDER: ChartNode = { name: '', value: 0, samples: 0, kind: 'root', children: [] };
+
 interface ChartHandle {
-  chart: FlameGraph<FlameNode>;
+  chart: FlameGraph<ChartNode>;
+  tooltip: FlameTooltip<ChartNode>;
   el: HTMLDivElement;
-  rendered: boolean;
+  ids: FrameIds;
+  started: boolean;
+  /** What is drawn now. */
   tree: FlameNode | null;
+  view: ChartNode;
+  zoomKey: string;
   width: number;
   search: string;
-  zoomKey: string;
-  /** Set while we zoom from code, so the click handler does not echo it back as a user action. */
-  programmatic: boolean;
+  matches: (name: string) => boolean;
 }
 
-function layoutRoot(el: HTMLDivElement): FlameFrame<FlameNode> | null {
-  const datum: unknown = select(el).datum();
-  return datum && typeof datum === 'object' && 'ancestors' in datum ? (datum as FlameFrame<FlameNode>) : null;
+function frameFill(h: ChartHandle, d: FlameFrame<ChartNode>): string {
+  return frameColor(d.data.kind, d.data.name, d.depth > 0 && h.matches(d.data.name));
 }
 
-function applyZoom(h: ChartHandle, zoom: readonly string[]): void {
-  const root = layoutRoot(h.el);
-  if (!root) return;
-  // d3-flame-graph keeps hide/fade flags from earlier zooms; a zoom from code must start clean.
-  root.each((d) => {
-    const flags = d.data as FlameNode & { hide?: boolean; fade?: boolean };
-    flags.hide = false;
-    flags.fade = false;
-  });
-  h.programmatic = true;
-  try {
-    h.chart.zoomTo(findFrame(root, zoom));
-  } finally {
-    h.programmatic = false;
+/**
+ * A search changes colours only: recolour the frames on screen, the way d3-flame-graph's update
+ * does (`g > rect` fill), without its full layout and redraw.
+ */
+function recolor(h: ChartHandle): void {
+  select(h.el)
+    .selectAll<SVGGElement, FlameFrame<ChartNode>>('g.frame')
+    .select('rect')
+    .attr('fill', (d) => frameFill(h, d));
+}
+
+const needsLayout = (h: ChartHandle, tree: FlameNode, zoomKey: string): boolean =>
+  !h.started || h.tree !== tree || h.zoomKey !== zoomKey;
+
+/**
+ * Draw what changed: a new tree or zoom is laid out again (`layout`), a new width redrawn (`size`),
+ * a new search only recoloured (`colours`).
+ */
+function sync(h: ChartHandle, tree: FlameNode, zoomKey: string, width: number, search: string): 'none' | 'colours' | 'size' | 'layout' {
+  const relayout = needsLayout(h, tree, zoomKey);
+  const resize = h.width !== width;
+  if (h.search !== search) {
+    h.search = search;
+    h.matches = literalMatcher(search);
+    if (!relayout && !resize) {
+      recolor(h);
+      return 'colours';
+    }
+  } else if (!relayout && !resize) return 'none';
+  h.chart.width(width);
+  h.width = width;
+  if (relayout) {
+    if (!h.started) {
+      select(h.el).datum(PLACEHOLDER).call(h.chart);
+      h.started = true;
+    }
+    h.tree = tree;
+    h.zoomKey = zoomKey;
+    // Ids only serve to reuse elements; a fresh set after very many distinct frames bounds memory.
+    if (h.ids.size > MAX_FRAME_IDS) h.ids = new FrameIds();
+    h.view = zoomView(tree, JSON.parse(zoomKey) as string[]);
+    select(h.el).datum(frameHierarchy(h.view, h.ids));
+    h.tooltip.hide();
   }
+  h.chart.minFrameSize(minFrameWidth(h.view, width, FRAME_BUDGET)).update();
+  return relayout ? 'layout' : 'size';
 }
 
 /** Flame graphs grow upward: keep the root and the widest frames in view, depth above it. */
@@ -61,20 +113,15 @@ function showRoot(wrap: HTMLDivElement | null): void {
   if (wrap) wrap.scrollTop = wrap.scrollHeight;
 }
 
-function applySearch(h: ChartHandle, search: string): void {
-  if (search.trim()) h.chart.search(search);
-  else h.chart.clear();
-}
-
-export function FlameChart({ tree, unit, search, zoom, onZoom }: FlameChartProps) {
+export function FlameChart({ tree, unit, search, zoom, loading, onZoom, onSettled }: FlameChartProps) {
   const wrapRef = useRef<HTMLDivElement>(null);
   const chartRef = useRef<HTMLDivElement>(null);
   const handleRef = useRef<ChartHandle | null>(null);
-  const latest = useRef({ onZoom, unit });
+  const latest = useRef({ onZoom, onSettled, unit });
   const [width, setWidth] = useState(0);
 
   useLayoutEffect(() => {
-    latest.current = { onZoom, unit };
+    latest.current = { onZoom, onSettled, unit };
   });
 
   // Track the available width; the chart is redrawn, not scaled, so labels stay crisp.
@@ -94,85 +141,77 @@ export function FlameChart({ tree, unit, search, zoom, onZoom }: FlameChartProps
   useEffect(() => {
     const el = chartRef.current;
     if (!el) return;
-    let matcherTerm = '';
-    let matcher = literalMatcher('');
-    const chart = flamegraph<FlameNode>()
+    const tooltip = createFlameTooltip(() => latest.current.unit);
+    const chart = flamegraph<ChartNode>()
       .cellHeight(CELL_HEIGHT)
       .minFrameSize(1)
       .transitionDuration(0)
       .resetHeightOnZoom(true)
       .sort(false)
-      .tooltip(createFlameTooltip(() => latest.current.unit))
-      .setColorMapper((d) => frameColor(d.data.kind, d.data.name, d.highlight === true))
-      .setSearchMatch((d, term) => {
-        if (term !== matcherTerm) {
-          matcherTerm = term;
-          matcher = literalMatcher(term);
-        }
-        return d.depth > 0 && matcher(d.data.name);
-      })
-      .setSearchHandler(() => undefined)
-      .setDetailsHandler(() => undefined)
-      .onClick((d) => {
-        const h = handleRef.current;
-        if (!h || h.programmatic) return;
-        const path = framePath(d);
-        h.zoomKey = pathKey(path);
-        latest.current.onZoom(path);
-      });
+      .tooltip(tooltip)
+      .setDetailsHandler(() => undefined);
     const handle: ChartHandle = {
       chart,
+      tooltip,
       el,
-      rendered: false,
+      ids: new FrameIds(),
+      started: false,
       tree: null,
+      view: PLACEHOLDER,
+      zoomKey: pathKey([]),
       width: 0,
       search: '',
-      zoomKey: pathKey([]),
-      programmatic: false,
+      matches: () => false,
     };
+    // Colours are computed for drawn frames only (a few thousand), so a search walks no tree here.
+    chart.setColorMapper((d) => frameFill(handle, d));
+    // A click zooms through the URL (Back zooms out, links carry it). Caught before it reaches the
+    // frame, so d3-flame-graph's own zoom, which flags and redraws the whole tree, never runs.
+    const onClick = (event: MouseEvent) => {
+      const frame = event.target instanceof Element ? event.target.closest('g.frame') : null;
+      if (!frame || !el.contains(frame)) return;
+      event.stopPropagation();
+      tooltip.hide();
+      latest.current.onZoom(framePath(select<Element, FlameFrame<ChartNode>>(frame).datum()));
+    };
+    el.addEventListener('click', onClick, true);
     handleRef.current = handle;
     return () => {
+      el.removeEventListener('click', onClick, true);
       chart.destroy();
       select(el).datum(null);
       handleRef.current = null;
     };
   }, []);
 
-  // Bring the chart in line with the props, doing only the work that changed.
+  // Bring the chart in line with the props: at most one draw, and only if something drawn changed.
   const zoomKey = pathKey(zoom);
   useEffect(() => {
     const h = handleRef.current;
     if (!h || width <= 0) return;
-    const zoomPath = JSON.parse(zoomKey) as string[];
-    if (!h.rendered || h.tree !== tree || h.width !== width) {
-      h.chart.width(width);
-      if (!h.rendered) {
-        select(h.el).datum(cloneTree(tree)).call(h.chart);
-        h.rendered = true;
-      } else if (h.tree !== tree) {
-        h.chart.update(cloneTree(tree));
-      } else {
-        h.chart.update();
-      }
-      h.tree = tree;
-      h.width = width;
-      h.search = search;
-      h.zoomKey = zoomKey;
-      if (search.trim()) applySearch(h, search);
-      if (zoomPath.length > 0) applyZoom(h, zoomPath);
-      showRoot(wrapRef.current);
-      return;
-    }
-    if (h.search !== search) {
-      h.search = search;
-      applySearch(h, search);
-    }
-    if (h.zoomKey !== zoomKey) {
-      h.zoomKey = zoomKey;
-      applyZoom(h, zoomPath);
-      showRoot(wrapRef.current);
-    }
-  }, [tree, width, search, zoomKey]);
+    let scrolling = 0;
+    let cancelSettle: () => void = () => undefined;
+    const run = () => {
+      const start = performance.now();
+      const drawn = sync(h, tree, zoomKey, width, search);
+      // Scrolled in the frame d3 finishes drawing in, so layout runs there only, not here as well.
+      if (drawn === 'layout') scrolling = requestAnimationFrame(() => showRoot(wrapRef.current));
+      cancelSettle = afterNextPaint((at) => {
+        if (drawn !== 'none') measure('flame:draw', start, at);
+        if (!loading) latest.current.onSettled?.(at);
+      });
+    };
+    // A new layout while detail is loading (the click already sent the request) waits a moment for
+    // it: a quick answer then costs one draw, not two. A slow one gets this draw first, overlapping
+    // the wait, and the draw with the detail reuses its elements.
+    const waiting = loading && needsLayout(h, tree, zoomKey) ? setTimeout(run, WAIT_FOR_DETAIL_MS) : undefined;
+    if (waiting === undefined) run();
+    return () => {
+      clearTimeout(waiting);
+      cancelAnimationFrame(scrolling);
+      cancelSettle();
+    };
+  }, [tree, width, search, zoomKey, loading]);
 
   return (
     <div ref={wrapRef} className="flame-chart">

@@ -80,10 +80,11 @@ export function FlameFilters({ view, facets, currentEvent, onChange }: Props) {
         >
           <option value="">all threads</option>
           {view.tid !== null && !threads.some((t) => t.tid === view.tid) ? <option value={view.tid}>tid {view.tid}</option> : null}
+          {/* A thread keeps its tid across exec under a new comm, so the comm is part of the key. */}
           {threads
             .filter((t) => t.tid !== null)
             .map((t) => (
-              <option key={`${t.pid ?? ''}/${t.tid ?? ''}`} value={t.tid ?? ''}>
+              <option key={JSON.stringify([t.pid, t.tid, t.comm])} value={t.tid ?? ''}>
                 tid {t.tid} {t.comm} ({formatCount(t.samples)})
               </option>
             ))}

@@ -1,4 +1,4 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { foldedUrl } from '../../api/endpoints';
@@ -7,15 +7,16 @@ import { ErrorBanner } from '../../shared/components/ErrorBanner';
 import { useDocumentTitle } from '../../shared/hooks/useDocumentTitle';
 import { useEscape } from '../../shared/hooks/useHotkeys';
 import { literalMatcher } from '../../shared/regex';
-import { formatCount, formatPercent, formatValue, share } from '../../shared/units';
+import { formatCount, formatDurationNs, formatPercent, formatValue, share } from '../../shared/units';
 import { FlameChart } from './FlameChart';
 import { FlameFilters } from './FlameFilters';
 import { FlameLegend } from './FlameLegend';
 import { foldedFileName, needsTimeStart, toFlameQuery } from './flameQuery';
 import { FlameToolbar } from './FlameToolbar';
-import { facetsQuery, flameQuery, useZoomedTree } from './queries';
-import { deepestExisting, matchedValue } from './tree';
-import { decodeFlameState, encodeFlameState, type FlameViewState } from './urlState';
+import { facetsQuery, flameQuery, prefetchZoomedTree, useZoomedTree } from './queries';
+import { deepestExisting, matchedValue, pathKey } from './tree';
+import { decodeFlameState, patchFlameState, type FlameViewState } from './urlState';
+import { useViewTiming } from './useViewTiming';
 import { ZoomCrumbs } from './ZoomCrumbs';
 
 export function FlamePage() {
@@ -23,9 +24,13 @@ export function FlamePage() {
   const { state: view, warnings } = useMemo(() => decodeFlameState(params), [params]);
   useDocumentTitle(view.incident !== null ? `Flame graph · incident #${view.incident}` : 'Flame graph');
 
-  /** Zooms are history entries (Back zooms out); typing and filter tweaks replace the current one. */
+  /**
+   * Zooms are history entries (Back zooms out); typing and filter tweaks replace the current one.
+   * The patch applies to the URL as it is now, not to the view of the last render: a debounced
+   * search commit that lands just after a zoom click must not undo the zoom.
+   */
   const setView = (patch: Partial<FlameViewState>, push = false) =>
-    setParams(encodeFlameState({ ...view, ...patch }), { replace: !push });
+    setParams(patchFlameState(window.location.search, patch), { replace: !push });
 
   if (view.captures.length === 0) {
     return (
@@ -57,6 +62,7 @@ function FlameView({
   const tree = zoomed.data?.tree ?? base.data?.root;
   const meta = base.data;
   const unit = meta?.unit ?? 'samples';
+  const qc = useQueryClient();
 
   const search = view.search;
   const matched = useMemo(() => {
@@ -68,6 +74,16 @@ function FlameView({
   useEscape(() => {
     if (view.zoom.length > 0 || view.search) setView({ zoom: [], search: '' }, view.zoom.length > 0);
   });
+  const loading = base.isFetching || zoomed.isFetching;
+  const charted = tree !== undefined && meta !== undefined && tree.value > 0;
+  const timing = useViewTiming({ data: base.data, zoomKey: pathKey(view.zoom), search, charted, loading });
+
+  /** A zoom starts loading its pruned detail at the click, so the request overlaps the redraw. */
+  const zoomTo = (path: string[]) => {
+    timing.beginZoom();
+    if (timeReady) prefetchZoomedTree(qc, q, path);
+    setView({ zoom: path }, true);
+  };
 
   const grafted = zoomed.data?.grafted ?? [];
   const loadingDetail = zoomed.isFetching && view.zoom.length > 0 && base.isSuccess && !base.isFetching;
@@ -124,6 +140,11 @@ function FlameView({
             ) : null}
           </>
         ) : null}
+        {timing.latest && !loading ? (
+          <span className="muted" data-testid="flame-timing" title="From data arriving, a click or a search to the chart drawn">
+            {timing.latest.kind} {formatDurationNs(timing.latest.ms * 1e6)}
+          </span>
+        ) : null}
         {base.isFetching || loadingDetail ? (
           <span className="muted live-dot">{loadingDetail ? 'loading detail for the zoomed frame…' : 'loading…'}</span>
         ) : null}
@@ -137,12 +158,20 @@ function FlameView({
       <ZoomCrumbs
         zoom={view.zoom}
         present={tree ? deepestExisting(tree, view.zoom).length : view.zoom.length}
-        onZoom={(path) => setView({ zoom: path }, true)}
+        onZoom={zoomTo}
       />
 
       {tree && meta ? (
-        tree.value > 0 ? (
-          <FlameChart tree={tree} unit={unit} search={search} zoom={view.zoom} onZoom={(path) => setView({ zoom: path }, true)} />
+        charted ? (
+          <FlameChart
+            tree={tree}
+            unit={unit}
+            search={search}
+            zoom={view.zoom}
+            loading={loading}
+            onZoom={zoomTo}
+            onSettled={timing.settled}
+          />
         ) : (
           <EmptyState title="No samples match these filters">
             <button type="button" className="btn" onClick={() => setView({ pid: null, tid: null, comm: null, start: null, end: null })}>

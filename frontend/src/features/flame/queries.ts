@@ -1,4 +1,4 @@
-import { keepPreviousData, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { getFacets, getFlame } from '../../api/endpoints';
 import type { FlameNode, FlameQuery } from '../../api/types';
 import { focusToFetch, graft, pathKey } from './tree';
@@ -20,27 +20,29 @@ export const flameQuery = (q: FlameQuery) =>
     structuralSharing: false,
   });
 
+export interface ZoomedTree {
+  tree: FlameNode;
+  /** Paths whose focused subtrees were grafted in, outermost first. */
+  grafted: string[][];
+}
+
 /**
  * The tree to draw for a zoom path: the base response, with focused subtrees fetched and grafted
  * wherever server-side pruning removed detail on the way to (or below) the zoomed frame.
  * Each focused response is its own cached query, so zooming back and forth refetches nothing.
  */
-export function useZoomedTree(q: FlameQuery, zoom: string[], enabled: boolean) {
-  const qc = useQueryClient();
+export const zoomedTreeQuery = (qc: QueryClient, q: FlameQuery, zoom: readonly string[]) => {
   const zoomKey = pathKey(zoom);
-  return useQuery({
+  return queryOptions({
     queryKey: ['flame-zoomed', q, zoomKey],
-    enabled,
     staleTime: Infinity,
     structuralSharing: false,
-    placeholderData: keepPreviousData,
-    queryFn: async (): Promise<{ tree: FlameNode; grafted: string[][] }> => {
+    queryFn: async (): Promise<ZoomedTree> => {
       const base = await qc.query(flameQuery(q));
       let tree = base.root;
       const loaded = new Set<string>();
       const grafted: string[][] = [];
-      const path = JSON.parse(zoomKey) as string[];
-      for (let need = focusToFetch(tree, path, loaded); need; need = focusToFetch(tree, path, loaded)) {
+      for (let need = focusToFetch(tree, zoom, loaded); need; need = focusToFetch(tree, zoom, loaded)) {
         const focused = await qc.query(flameQuery({ ...q, focus: need }));
         tree = graft(tree, need, focused.root);
         loaded.add(pathKey(need));
@@ -49,4 +51,18 @@ export function useZoomedTree(q: FlameQuery, zoom: string[], enabled: boolean) {
       return { tree, grafted };
     },
   });
+};
+
+export function useZoomedTree(q: FlameQuery, zoom: string[], enabled: boolean) {
+  const qc = useQueryClient();
+  return useQuery({ ...zoomedTreeQuery(qc, q, zoom), enabled, placeholderData: keepPreviousData });
+}
+
+/**
+ * Start loading a zoom's detail at the click, before the URL change re-renders the page: the
+ * request then overlaps the redraw instead of waiting for it.
+ */
+export function prefetchZoomedTree(qc: QueryClient, q: FlameQuery, zoom: readonly string[]): void {
+  // Errors are shown by the query's own observer when the page renders it.
+  qc.query(zoomedTreeQuery(qc, q, zoom)).catch(() => undefined);
 }

@@ -5,6 +5,7 @@
 import type { FlameFrame, FlameTooltip } from 'd3-flame-graph';
 import type { FlameNode } from '../../api/types';
 import { formatCount, formatPercent, formatValue, share } from '../../shared/units';
+import { sourceNode, type ChartNode } from './frames';
 import { KIND_LABEL } from './palette';
 
 export interface TooltipRow {
@@ -65,7 +66,7 @@ function placeNear(el: HTMLElement, x: number, y: number): void {
 }
 
 /** A d3-flame-graph tooltip; `unit` is read on each show so it follows the current response. */
-export function createFlameTooltip(unit: () => string): FlameTooltip<FlameNode> {
+export function createFlameTooltip(unit: () => string): FlameTooltip<ChartNode> {
   let el: HTMLDivElement | null = null;
   const create = () => {
     el = document.createElement('div');
@@ -74,11 +75,12 @@ export function createFlameTooltip(unit: () => string): FlameTooltip<FlameNode> 
     el.hidden = true;
     document.body.append(el);
   };
-  const tip: FlameTooltip<FlameNode> = Object.assign(create, {
-    show: (event: MouseEvent, d: FlameFrame<FlameNode>) => {
+  const tip: FlameTooltip<ChartNode> = Object.assign(create, {
+    show: (event: MouseEvent, d: FlameFrame<ChartNode>) => {
       if (!el) return;
       const root = d.ancestors().at(-1) ?? d;
-      renderTooltip(el, tooltipContent(d.data, d.parent?.data ?? null, root.data, unit()));
+      const parent = d.parent ? sourceNode(d.parent.data) : null;
+      renderTooltip(el, tooltipContent(sourceNode(d.data), parent, sourceNode(root.data), unit()));
       el.hidden = false;
       placeNear(el, event.clientX, event.clientY);
     },

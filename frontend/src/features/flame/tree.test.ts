@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FlameNode, FrameKind } from '../../api/types';
 import { literalMatcher } from '../../shared/regex';
-import { cloneTree, countNodes, findPath, focusToFetch, graft, matchedValue, pathKey, subtreeTruncated } from './tree';
+import { findPath, focusToFetch, graft, matchedValue, pathKey, subtreeTruncated } from './tree';
 
 /** n('name', value, children, kind) — small hand-written trees. */
 function n(name: string, value: number, children: FlameNode[] = [], kind: FrameKind = 'user', truncated = false): FlameNode {
@@ -104,15 +104,11 @@ describe('matchedValue', () => {
 });
 
 describe('helpers', () => {
-  it('count, clone and truncation checks', () => {
+  it('truncation checks, also on deep trees', () => {
     const t = tree();
-    expect(countNodes(t)).toBe(8);
-    const c = cloneTree(t);
-    expect(c).toEqual(t);
-    expect(c.children[0]).not.toBe(t.children[0]);
-    let deep: FlameNode = n('leaf', 1);
+    let deep: FlameNode = n('leaf', 1, [], 'user', true);
     for (let i = 0; i < 50000; i += 1) deep = n(`f${i}`, 1, [deep]);
-    expect(countNodes(cloneTree(deep))).toBe(50001);
+    expect(subtreeTruncated(deep)).toBe(true);
     expect(subtreeTruncated(t)).toBe(true);
     expect(subtreeTruncated(t.children[1] ?? t)).toBe(false);
   });

@@ -87,28 +87,3 @@ export function matchedValue(root: FlameNode, matches: (name: string) => boolean
   }
   return sum;
 }
-
-export function countNodes(root: FlameNode): number {
-  let count = 0;
-  const stack: FlameNode[] = [root];
-  for (let n = stack.pop(); n; n = stack.pop()) {
-    count += 1;
-    for (const c of n.children) stack.push(c);
-  }
-  return count;
-}
-
-/** A deep copy, so a chart library that writes flags onto its data cannot touch cached responses. */
-export function cloneTree(root: FlameNode): FlameNode {
-  const top: FlameNode = { ...root, children: [] };
-  const stack: [FlameNode, FlameNode][] = [[root, top]];
-  for (let pair = stack.pop(); pair; pair = stack.pop()) {
-    const [from, to] = pair;
-    for (const child of from.children) {
-      const copy: FlameNode = { ...child, children: [] };
-      to.children.push(copy);
-      stack.push([child, copy]);
-    }
-  }
-  return top;
-}

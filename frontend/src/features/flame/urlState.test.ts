@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EMPTY_VIEW, URL_STATE_VERSION, decodeFlameState, encodeFlameState, flameHref, type FlameViewState } from './urlState';
+import { EMPTY_VIEW, URL_STATE_VERSION, decodeFlameState, encodeFlameState, flameHref, patchFlameState, type FlameViewState } from './urlState';
 
 const full: FlameViewState = {
   incident: 3,
@@ -72,5 +72,13 @@ describe('flame URL state', () => {
 
   it('builds hrefs for links into the page', () => {
     expect(flameHref({ incident: 2, captures: [7, 8] })).toBe('/flame?v=1&incident=2&captures=7%2C8');
+  });
+
+  it('patches the view in the URL as it is now', () => {
+    // A zoom pushed since the page last rendered survives a late search commit.
+    const now = encodeFlameState({ ...EMPTY_VIEW, captures: [1], search: 'rec_a', zoom: ['deeprec'] });
+    const next = decodeFlameState(patchFlameState(now, { search: '' })).state;
+    expect(next).toEqual({ ...EMPTY_VIEW, captures: [1], zoom: ['deeprec'] });
+    expect(decodeFlameState(patchFlameState(`?${now.toString()}`, { zoom: [] })).state.search).toBe('rec_a');
   });
 });

@@ -126,3 +126,8 @@ export function decodeFlameState(input: URLSearchParams | string): DecodedView {
 export function flameHref(s: Partial<FlameViewState>): string {
   return `/flame?${encodeFlameState({ ...EMPTY_VIEW, ...s }).toString()}`;
 }
+
+/** `patch` applied to the view in `current` (a query string), re-encoded. */
+export function patchFlameState(current: URLSearchParams | string, patch: Partial<FlameViewState>): URLSearchParams {
+  return encodeFlameState({ ...decodeFlameState(current).state, ...patch });
+}
