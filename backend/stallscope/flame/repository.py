@@ -175,6 +175,10 @@ def stacks_by_id(session: Session, stack_ids: Iterable[int]) -> dict[int, list[i
     return {int(stack_id): list(frame_ids) for stack_id, frame_ids in rows}
 
 
+def stack_exists(session: Session, stack_id: int) -> bool:
+    return session.execute(text("SELECT 1 FROM stacks WHERE id = :id"), {"id": stack_id}).first() is not None
+
+
 def frames_by_id(session: Session, frame_ids: Iterable[int]) -> dict[int, FrameInfo]:
     rows = session.execute(
         text("SELECT id, name, kind FROM frames WHERE id = ANY(:ids)"), {"ids": list(frame_ids)}
@@ -193,20 +197,26 @@ def event_counts(session: Session, capture_ids: list[int]) -> list[tuple[str, in
     return [(name, count) for name, count in rows]
 
 
-def _facet_source(flt: SampleFilter) -> tuple[str, str, dict[str, Any]]:
-    """The table a view's facets come from, and its filter."""
+def _facet_source(flt: SampleFilter) -> tuple[str, str, str, dict[str, Any]]:
+    """The table a view's facets come from, how it counts samples, and its filter.
+
+    A whole capture counts from its ingest-time totals: grouping a million raw samples by thread
+    would slow every first view of a capture down.
+    """
     if flt.source == "off-cpu":
         where, params = _where(flt.model_copy(update={"event": None}), "ts")
-        return "events", where + " AND kind = 'off-cpu'", params
+        return "events", "count(*)", where + " AND kind = 'off-cpu'", params
     where, params = _where(flt, "ts")
-    return "samples", where, params
+    if flt.start is None and flt.end is None:
+        return "capture_stack_totals", "sum(samples)::bigint", where, params
+    return "samples", "count(*)", where, params
 
 
 def process_facets(session: Session, flt: SampleFilter) -> list[ProcessFacet]:
-    table, where, params = _facet_source(flt)
+    table, counted, where, params = _facet_source(flt)
     rows = session.execute(
         text(
-            f"SELECT pid, comm, count(*) FROM {table} WHERE {where} "
+            f"SELECT pid, comm, {counted} FROM {table} WHERE {where} "
             f"GROUP BY pid, comm ORDER BY 3 DESC LIMIT {FACET_LIMIT}"
         ),
         params,
@@ -215,10 +225,10 @@ def process_facets(session: Session, flt: SampleFilter) -> list[ProcessFacet]:
 
 
 def thread_facets(session: Session, flt: SampleFilter) -> list[ThreadFacet]:
-    table, where, params = _facet_source(flt)
+    table, counted, where, params = _facet_source(flt)
     rows = session.execute(
         text(
-            f"SELECT pid, tid, comm, count(*) FROM {table} WHERE {where} "
+            f"SELECT pid, tid, comm, {counted} FROM {table} WHERE {where} "
             f"GROUP BY pid, tid, comm ORDER BY 4 DESC LIMIT {FACET_LIMIT}"
         ),
         params,

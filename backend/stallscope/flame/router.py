@@ -12,8 +12,10 @@ from fastapi.responses import PlainTextResponse, Response
 from stallscope.config import get_settings
 from stallscope.deps import SessionDep
 from stallscope.flame import service
-from stallscope.flame.schemas import FacetsOut, FlameOut, FlameSource, SampleFilter
-from stallscope.kit.errors import Invalid
+from stallscope.flame.catalog import catalog
+from stallscope.flame.repository import stack_exists
+from stallscope.flame.schemas import FacetsOut, FlameOut, FlameSource, FrameOut, SampleFilter
+from stallscope.kit.errors import Invalid, NotFound
 
 router = APIRouter(tags=["flame"])
 
@@ -93,6 +95,15 @@ def folded(session: SessionDep, flt: FilterDep, focus: FocusDep) -> PlainTextRes
     body = service.folded(session, flt, focus)
     name = "stallscope-" + "-".join(map(str, flt.capture_ids)) + ".folded"
     return PlainTextResponse(body, headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
+@router.get("/api/stacks/{stack_id}")
+def stack_frames(stack_id: int, session: SessionDep) -> list[FrameOut]:
+    """A stored stack's frames, root first (events carry stack ids)."""
+    if not stack_exists(session, stack_id):
+        raise NotFound(f"stack {stack_id} does not exist")
+    stacks, frames = catalog.resolve(session, [stack_id])
+    return [FrameOut(name=frames[f].name, kind=frames[f].kind) for f in stacks[stack_id]]
 
 
 @router.get("/api/facets")

@@ -41,6 +41,11 @@ class FlameOut(BaseModel):
     focus: list[str]
 
 
+class FrameOut(BaseModel):
+    name: str
+    kind: str
+
+
 class EventFacet(BaseModel):
     name: str
     samples: int

@@ -52,6 +52,10 @@ def test_scheduler_capture_gives_off_cpu_intervals_and_flame_graph(
     ).json()
     durations = [e["duration_ns"] for e in slowest["events"] if e["duration_ns"] is not None]
     assert durations == sorted(durations, reverse=True)
+    blocking = api.get(f"/api/stacks/{slowest['events'][0]['stack_id']}").json()
+    assert blocking, "the slowest off-CPU interval has a blocking stack"
+    assert any(frame["kind"] == "kernel" for frame in blocking)
+    assert api.get("/api/stacks/999999999").status_code == 404
 
 
 def test_perf_trace_capture_lists_syscalls_slowest_first(
