@@ -48,9 +48,10 @@ def build_input(corpus: Path, samples: int, folder: Path) -> Path:
     return target
 
 
-def child(*args: str) -> dict[str, float]:
+def child(*args: str, script: str = __file__) -> dict[str, float]:
+    """Run a bench script's measurement in a fresh process and read the JSON it prints last."""
     result = subprocess.run(
-        [sys.executable, __file__, *args], check=True, capture_output=True, text=True, env=dict(os.environ)
+        [sys.executable, script, *args], check=True, capture_output=True, text=True, env=dict(os.environ)
     )
     figures: dict[str, float] = json.loads(result.stdout.strip().splitlines()[-1])
     return figures
@@ -79,6 +80,7 @@ def _peak_mib() -> float:
 def record_capture(database_url: str, path: Path, data_dir: Path) -> int:
     """Store the file through the blob store, as an upload would, and create its capture row."""
     from stallscope.captures import service
+    from stallscope.captures.schemas import UploadInfo
     from stallscope.db import get_session_factory
     from stallscope.incidents.schemas import IncidentCreate
     from stallscope.incidents.service import create_incident
@@ -94,7 +96,8 @@ def record_capture(database_url: str, path: Path, data_dir: Path) -> int:
             session,
             IncidentCreate(title="bench", started_at="2026-01-01T00:00:00Z"),  # type: ignore[arg-type]
         )
-        capture = service.record_upload(session, incident.id, path.name, "bench", None, blob)
+        upload = UploadInfo(filename=path.name, host="bench")
+        capture = service.record_upload(session, incident.id, upload, blob)
         session.commit()
         return capture.id
 
