@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { formatPercent } from '../src/shared/units';
 import { HIGHLIGHT_COLOR } from '../src/features/flame/palette';
+import { URL_STATE_VERSION } from '../src/features/flame/urlState';
 import { heaviest, matchedShare, readFolded, rootFrames } from './expected';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -21,6 +22,8 @@ const capture =
 const folded =
   process.env.STALLSCOPE_E2E_FOLDED ??
   path.join(path.dirname(capture), 'results', `${path.basename(capture).replace(/\.txt(\.gz)?$/, '')}-collapsed-all.txt`);
+const trace =
+  process.env.STALLSCOPE_E2E_TRACE ?? path.join(repo, '..', 'shared', 'corpus', 'captures', 'perf_trace.mmap_fsync_futex.txt.gz');
 const artifacts = path.join(here, 'artifacts');
 
 test.describe.configure({ mode: 'serial' });
@@ -74,7 +77,8 @@ test('incident → upload → flame graph → search → zoom → shared link', 
   await expect(page.getByText('No captures yet')).toBeVisible();
   const row = await uploadAndWait(page, capture);
   await expect(row).toContainText(path.basename(capture));
-  await expect(row).toContainText('e2e-host');
+  // Captures are grouped under a heading per host.
+  await expect(page.getByTestId('host-group').filter({ has: row })).toContainText('e2e-host');
 
   await row.getByRole('link', { name: 'Open flame graph' }).click();
   await page.waitForURL(/\/flame\?/);
@@ -109,7 +113,7 @@ test('incident → upload → flame graph → search → zoom → shared link', 
   await page.getByTestId('copy-link').click();
   await expect(page.getByTestId('copy-link')).toHaveText(/Copied|Copy failed/);
   const link = page.url();
-  expect(new URL(link).searchParams.get('v')).toBe('1');
+  expect(new URL(link).searchParams.get('v')).toBe(String(URL_STATE_VERSION));
   expect(new URL(link).searchParams.get('q')).toBe(term);
 
   fs.mkdirSync(artifacts, { recursive: true });
@@ -181,4 +185,27 @@ test('hostile frame names render as text', async ({ page }) => {
   await expect(tip.locator('.flame-tip__name')).toHaveText(evil[0] ?? '');
   expect(await page.locator('[data-testid="flame-chart"] script, [data-testid="flame-chart"] img, .flame-tip script, .flame-tip img').count()).toBe(0);
   expect(await page.evaluate(() => (window as Window & { __pwned?: number }).__pwned)).toBeUndefined();
+});
+
+test('perf trace capture → events table, slowest first', async ({ page }) => {
+  await createIncident(page, `e2e events ${Date.now()}`);
+  const row = await uploadAndWait(page, trace);
+  await expect(row.getByTestId('capture-records')).toContainText(/syscalls/);
+  await row.getByRole('link', { name: 'Open events' }).click();
+  await page.waitForURL(/\/events\?/);
+
+  const rows = page.getByTestId('event-row');
+  await expect(rows.first()).toBeVisible();
+  const durations = (await rows.evaluateAll((els) => els.map((el) => el.getAttribute('data-duration-ns') ?? ''))).map((d) =>
+    // Unclosed events (no duration) sort as the longest.
+    d === '' ? Number.POSITIVE_INFINITY : Number(d),
+  );
+  expect(durations.length).toBeGreaterThan(1);
+  for (let i = 1; i < durations.length; i += 1) expect(durations[i]).toBeLessThanOrEqual(durations[i - 1] ?? Number.POSITIVE_INFINITY);
+  await expect(page.getByRole('columnheader', { name: /Duration/ })).toHaveAttribute('aria-sort', 'descending');
+
+  await rows.first().click();
+  await expect(page.getByTestId('event-detail')).toBeVisible();
+  fs.mkdirSync(artifacts, { recursive: true });
+  await page.screenshot({ path: path.join(artifacts, 'events.png') });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DecodeError, decodeCapture, decodeFlame, decodeIncident } from './decode';
+import { DecodeError, decodeCapture, decodeEventsPage, decodeFlame, decodeIncident, decodeMetricPoints, decodeNewToken } from './decode';
 
 describe('decoders', () => {
   it('accept a valid incident and reject a wrong severity', () => {
@@ -51,5 +51,28 @@ describe('decoders', () => {
         { name: 'b', value: 2, samples: 0, kind: 'unknown', children: [] },
       ],
     });
+  });
+
+  it('decode the capture fields for kinds, counts and clock', () => {
+    const c = decodeCapture({
+      id: 1, incident_id: 2, filename: 'f', status: 'ready', created_at: 'x', kind: 'syscalls',
+      record_counts: { events: 3, 'events.syscall': 3 }, meta: { commands: ['perf trace'] },
+      clock: { mode: 'user-offset', note: 'n', offset_ns: 5, shift_ns: -300000000 },
+    });
+    expect(c.kind).toBe('syscalls');
+    expect(c.record_counts['events.syscall']).toBe(3);
+    expect(c.clock).toEqual({ mode: 'user-offset', note: 'n', offset_ns: 5, shift_ns: -300000000 });
+    expect(() => decodeCapture({ id: 1, incident_id: 2, filename: 'f', status: 'ready', created_at: 'x', record_counts: { a: 'x' } })).toThrow(DecodeError);
+  });
+
+  it('keep unclosed events unclosed (null duration, not 0)', () => {
+    const page = decodeEventsPage({ total: 1, events: [{ capture_id: 1, ts: 't', duration_ns: null, kind: 'syscall', name: 'read' }] });
+    expect(page.events[0]?.duration_ns).toBeNull();
+    expect(page.events[0]?.args).toBeNull();
+  });
+
+  it('decode metric points and new tokens', () => {
+    expect(decodeMetricPoints({ series_id: 1, bucket_ns: 5, points: [{ ts: 't', avg: 1, min: 0, max: 2, count: 3 }] }).points[0]?.max).toBe(2);
+    expect(() => decodeNewToken({ id: 1, name: 'ci', prefix: 'p', created_at: 'c' })).toThrow(DecodeError);
   });
 });

@@ -6,7 +6,16 @@ import {
   CAPTURE_STATUSES,
   FRAME_KINDS,
   SEVERITIES,
+  type ApiToken,
   type Capture,
+  type CaptureDocument,
+  type EventsPage,
+  type MetricPoint,
+  type MetricPoints,
+  type MetricSeries,
+  type NewApiToken,
+  type StackFrame,
+  type TraceEvent,
   type CaptureWarning,
   type EventCount,
   type Facets,
@@ -128,7 +137,12 @@ export function decodeCapture(v: unknown, path = 'capture'): Capture {
     clock: {
       mode: nstr(clock.mode, `${path}.clock.mode`) ?? 'unknown',
       note: nstr(clock.note, `${path}.clock.note`) ?? '',
+      offset_ns: nnum(clock.offset_ns, `${path}.clock.offset_ns`) ?? 0,
+      shift_ns: nnum(clock.shift_ns, `${path}.clock.shift_ns`) ?? 0,
     },
+    kind: nstr(o.kind, `${path}.kind`),
+    record_counts: o.record_counts == null ? {} : numberRecord(o.record_counts, `${path}.record_counts`),
+    meta: o.meta == null ? {} : obj(o.meta, `${path}.meta`),
     created_at: str(o.created_at, `${path}.created_at`),
     parsed_at: nstr(o.parsed_at, `${path}.parsed_at`),
   };
@@ -227,9 +241,117 @@ export function decodeFlame(v: unknown): FlameResponse {
     total_samples: nnum(o.total_samples, 'flame.total_samples') ?? 0,
     unit: nstr(o.unit, 'flame.unit') ?? 'samples',
     event: nstr(o.event, 'flame.event') ?? '',
+    events: o.events == null ? [] : arr(o.events, 'flame.events', str),
     node_count: nnum(o.node_count, 'flame.node_count') ?? 0,
     pruned_nodes: nnum(o.pruned_nodes, 'flame.pruned_nodes') ?? 0,
     prune_threshold: nnum(o.prune_threshold, 'flame.prune_threshold') ?? 0,
     focus: o.focus == null ? [] : arr(o.focus, 'flame.focus', str),
   };
+}
+
+function numberRecord(v: unknown, path: string): Record<string, number> {
+  const o = obj(v, path);
+  const out: Record<string, number> = {};
+  for (const [k, val] of Object.entries(o)) out[k] = num(val, `${path}.${k}`);
+  return out;
+}
+
+function stringRecord(v: unknown, path: string): Record<string, string> {
+  const o = obj(v, path);
+  const out: Record<string, string> = {};
+  for (const [k, val] of Object.entries(o)) out[k] = val === null || val === undefined ? '' : typeof val === 'string' ? val : JSON.stringify(val);
+  return out;
+}
+
+function decodeTraceEvent(v: unknown, path: string): TraceEvent {
+  const o = obj(v, path);
+  return {
+    capture_id: num(o.capture_id, `${path}.capture_id`),
+    ts: str(o.ts, `${path}.ts`),
+    duration_ns: nnum(o.duration_ns, `${path}.duration_ns`),
+    kind: str(o.kind, `${path}.kind`),
+    name: nstr(o.name, `${path}.name`) ?? '',
+    pid: nnum(o.pid, `${path}.pid`),
+    tid: nnum(o.tid, `${path}.tid`),
+    comm: nstr(o.comm, `${path}.comm`),
+    cpu: nnum(o.cpu, `${path}.cpu`),
+    state: nstr(o.state, `${path}.state`),
+    stack_id: nnum(o.stack_id, `${path}.stack_id`),
+    waker_tid: nnum(o.waker_tid, `${path}.waker_tid`),
+    args: nstr(o.args, `${path}.args`),
+    result: nstr(o.result, `${path}.result`),
+    attrs: o.attrs == null ? null : obj(o.attrs, `${path}.attrs`),
+  };
+}
+
+export function decodeEventsPage(v: unknown): EventsPage {
+  const o = obj(v, 'events');
+  return { total: num(o.total, 'events.total'), events: arr(o.events, 'events.events', decodeTraceEvent) };
+}
+
+export const decodeStack = (v: unknown): StackFrame[] =>
+  arr(v, 'stack', (f, path) => {
+    const o = obj(f, path);
+    return { name: str(o.name, `${path}.name`), kind: nstr(o.kind, `${path}.kind`) ?? 'unknown' };
+  });
+
+function decodeSeries(v: unknown, path: string): MetricSeries {
+  const o = obj(v, path);
+  return {
+    id: num(o.id, `${path}.id`),
+    capture_id: num(o.capture_id, `${path}.capture_id`),
+    name: str(o.name, `${path}.name`),
+    labels: o.labels == null ? {} : stringRecord(o.labels, `${path}.labels`),
+    unit: nstr(o.unit, `${path}.unit`) ?? '',
+    points: nnum(o.points, `${path}.points`) ?? 0,
+    first: nstr(o.first, `${path}.first`),
+    last: nstr(o.last, `${path}.last`),
+  };
+}
+
+export const decodeSeriesList = (v: unknown): MetricSeries[] => arr(v, 'series', decodeSeries);
+
+function decodePoint(v: unknown, path: string): MetricPoint {
+  const o = obj(v, path);
+  return {
+    ts: str(o.ts, `${path}.ts`),
+    avg: num(o.avg, `${path}.avg`),
+    min: num(o.min, `${path}.min`),
+    max: num(o.max, `${path}.max`),
+    count: nnum(o.count, `${path}.count`) ?? 1,
+  };
+}
+
+export function decodeMetricPoints(v: unknown): MetricPoints {
+  const o = obj(v, 'points');
+  return {
+    series_id: num(o.series_id, 'points.series_id'),
+    bucket_ns: nnum(o.bucket_ns, 'points.bucket_ns') ?? 0,
+    points: arr(o.points, 'points.points', decodePoint),
+  };
+}
+
+export const decodeDocuments = (v: unknown): CaptureDocument[] =>
+  arr(v, 'documents', (d, path) => {
+    const o = obj(d, path);
+    return { kind: str(o.kind, `${path}.kind`), content: o.content };
+  });
+
+export function decodeToken(v: unknown, path = 'token'): ApiToken {
+  const o = obj(v, path);
+  return {
+    id: num(o.id, `${path}.id`),
+    name: nstr(o.name, `${path}.name`) ?? '',
+    prefix: nstr(o.prefix, `${path}.prefix`) ?? '',
+    created_at: str(o.created_at, `${path}.created_at`),
+    last_used_at: nstr(o.last_used_at, `${path}.last_used_at`),
+    revoked_at: nstr(o.revoked_at, `${path}.revoked_at`),
+  };
+}
+
+export const decodeTokens = (v: unknown): ApiToken[] => arr(v, 'tokens', decodeToken);
+
+export function decodeNewToken(v: unknown): NewApiToken {
+  const o = obj(v, 'token');
+  return { ...decodeToken(v), secret: str(o.secret, 'token.secret') };
 }

@@ -1,7 +1,36 @@
 /** Typed calls to each endpoint. URLs are built here and nowhere else. */
-import { decodeCapture, decodeCaptures, decodeFacets, decodeFlame, decodeIncident, decodeIncidents } from './decode';
-import { getJson, getJsonTimed, postJson } from './http';
-import type { Capture, Facets, FlameQuery, FlameResponse, Incident, NewIncident } from './types';
+import {
+  decodeCapture,
+  decodeCaptures,
+  decodeDocuments,
+  decodeEventsPage,
+  decodeFacets,
+  decodeFlame,
+  decodeIncident,
+  decodeIncidents,
+  decodeMetricPoints,
+  decodeNewToken,
+  decodeSeriesList,
+  decodeStack,
+  decodeTokens,
+} from './decode';
+import { deleteRequest, getJson, getJsonTimed, postJson } from './http';
+import type {
+  ApiToken,
+  Capture,
+  CaptureDocument,
+  EventsPage,
+  EventsQuery,
+  Facets,
+  FlameQuery,
+  FlameResponse,
+  Incident,
+  MetricPoints,
+  MetricSeries,
+  NewApiToken,
+  NewIncident,
+  StackFrame,
+} from './types';
 
 export const listIncidents = (signal?: AbortSignal): Promise<Incident[]> =>
   getJson('/api/incidents', decodeIncidents, signal);
@@ -26,8 +55,58 @@ export function uploadUrl(incidentId: number, filename: string, host: string): s
   return `/api/incidents/${incidentId}/captures?${p.toString()}`;
 }
 
-export const getFacets = (captures: number[], signal?: AbortSignal): Promise<Facets> =>
-  getJson(`/api/facets?${new URLSearchParams({ captures: captures.join(',') }).toString()}`, decodeFacets, signal);
+/** The capture's whole time shift, e.g. "+2.5s", "-300ms", "0"; the capture is re-timed (poll it). */
+export const shiftCapture = (id: number, shift: string): Promise<Capture> =>
+  postJson(`/api/captures/${id}/shift`, { shift }, (v) => decodeCapture(v));
+
+export function facetsUrl(captures: number[], source?: string, state?: string): string {
+  const p = new URLSearchParams({ captures: captures.join(',') });
+  if (source) p.set('source', source);
+  if (state) p.set('state', state);
+  return `/api/facets?${p.toString()}`;
+}
+
+export const getFacets = (captures: number[], signal?: AbortSignal, source?: string, state?: string): Promise<Facets> =>
+  getJson(facetsUrl(captures, source, state), decodeFacets, signal);
+
+export function eventsUrl(q: EventsQuery): string {
+  const p = new URLSearchParams({ captures: q.captures.join(',') });
+  if (q.kind) p.set('kind', q.kind);
+  if (q.name) p.set('name', q.name);
+  p.set('sort', q.sort);
+  p.set('descending', String(q.descending));
+  p.set('limit', String(q.limit));
+  p.set('offset', String(q.offset));
+  return `/api/events?${p.toString()}`;
+}
+
+export const listEvents = (q: EventsQuery, signal?: AbortSignal): Promise<EventsPage> => getJson(eventsUrl(q), decodeEventsPage, signal);
+
+export const getStack = (id: number, signal?: AbortSignal): Promise<StackFrame[]> => getJson(`/api/stacks/${id}`, decodeStack, signal);
+
+export const listSeries = (captures: number[], signal?: AbortSignal): Promise<MetricSeries[]> =>
+  getJson(`/api/metrics/series?${new URLSearchParams({ captures: captures.join(',') }).toString()}`, decodeSeriesList, signal);
+
+export function seriesPointsUrl(id: number, buckets: number, start?: string, end?: string): string {
+  const p = new URLSearchParams({ buckets: String(Math.max(1, Math.round(buckets))) });
+  if (start) p.set('start', start);
+  if (end) p.set('end', end);
+  return `/api/metrics/series/${id}/points?${p.toString()}`;
+}
+
+export const getSeriesPoints = (id: number, buckets: number, signal?: AbortSignal): Promise<MetricPoints> =>
+  getJson(seriesPointsUrl(id, buckets), decodeMetricPoints, signal);
+
+export const getDocuments = (captureId: number, signal?: AbortSignal): Promise<CaptureDocument[]> =>
+  getJson(`/api/captures/${captureId}/documents`, decodeDocuments, signal);
+
+export const getCapture = (id: number, signal?: AbortSignal): Promise<Capture> => getJson(`/api/captures/${id}`, (v) => decodeCapture(v), signal);
+
+export const listTokens = (signal?: AbortSignal): Promise<ApiToken[]> => getJson('/api/tokens', decodeTokens, signal);
+
+export const createToken = (name: string): Promise<NewApiToken> => postJson('/api/tokens', { name }, decodeNewToken);
+
+export const revokeToken = (id: number): Promise<void> => deleteRequest(`/api/tokens/${id}`);
 
 /** Default ceiling on nodes per response; the SVG renderer stays responsive below it. */
 export const MAX_NODES = 50000;
@@ -35,6 +114,8 @@ export const MAX_NODES = 50000;
 export function flameParams(q: FlameQuery): URLSearchParams {
   const p = new URLSearchParams();
   p.set('captures', q.captures.join(','));
+  if (q.source) p.set('source', q.source);
+  if (q.state) p.set('state', q.state);
   if (q.event) p.set('event', q.event);
   if (q.pid !== undefined) p.set('pid', String(q.pid));
   if (q.tid !== undefined) p.set('tid', String(q.tid));

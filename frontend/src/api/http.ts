@@ -89,6 +89,11 @@ export async function postJson<T>(url: string, body: unknown, decode: (v: unknow
   return decode(await readJson(res, url));
 }
 
+/** DELETE; the body, if any, is ignored. */
+export async function deleteRequest(url: string): Promise<void> {
+  await send('DELETE', url);
+}
+
 async function readJson(res: Response, url: string): Promise<unknown> {
   return parseJson(res, url, await res.text());
 }

@@ -33,6 +33,17 @@ export interface EventCount {
   samples: number;
 }
 
+export const CLOCK_MODES = ['unaligned', 'anchor', 'realtime', 'user-offset', 'none'] as const;
+
+export interface CaptureClock {
+  /** One of CLOCK_MODES, or 'unknown' when the server said nothing. */
+  mode: string;
+  note: string;
+  offset_ns: number;
+  /** The user's shift of the whole capture. */
+  shift_ns: number;
+}
+
 export interface Capture {
   id: number;
   incident_id: number;
@@ -56,7 +67,13 @@ export interface Capture {
   events: EventCount[];
   time_start: string | null;
   time_end: string | null;
-  clock: { mode: string; note: string };
+  clock: CaptureClock;
+  /** What the uploader said it is: cpu, offcpu, syscalls, metrics, snapshot, … */
+  kind: string | null;
+  /** Parsed record counts by key (samples, events, events.syscall, metric_points, …); absent = 0. */
+  record_counts: Record<string, number>;
+  /** Collector metadata (collector, commands, …); untrusted. */
+  meta: Record<string, unknown>;
   created_at: string;
   parsed_at: string | null;
 }
@@ -111,6 +128,8 @@ export interface FlameResponse {
   total_samples: number;
   unit: string;
   event: string;
+  /** Off-CPU mode: the scheduler states present (S, D, R, …). */
+  events: string[];
   node_count: number;
   pruned_nodes: number;
   /** Fraction of the total below which frames were folded into "(other)". */
@@ -121,6 +140,10 @@ export interface FlameResponse {
 /** Query parameters shared by /api/flame and /api/flame/folded. */
 export interface FlameQuery {
   captures: number[];
+  /** 'off-cpu' for blocked time; absent for CPU samples. */
+  source?: string | undefined;
+  /** Off-CPU scheduler state (S, D, …). */
+  state?: string | undefined;
   event?: string | undefined;
   pid?: number | undefined;
   tid?: number | undefined;
@@ -130,4 +153,90 @@ export interface FlameQuery {
   /** UTC ISO-8601 */
   end?: string | undefined;
   focus?: string[] | undefined;
+}
+
+export const EVENT_KINDS = ['syscall', 'off-cpu', 'fault', 'function', 'tracepoint', 'on-cpu'] as const;
+
+export interface TraceEvent {
+  capture_id: number;
+  /** UTC ISO-8601 with microseconds. */
+  ts: string;
+  /** null = unclosed: no closing event was seen. */
+  duration_ns: number | null;
+  kind: string;
+  name: string;
+  pid: number | null;
+  tid: number | null;
+  comm: string | null;
+  cpu: number | null;
+  state: string | null;
+  stack_id: number | null;
+  waker_tid: number | null;
+  args: string | null;
+  result: string | null;
+  attrs: Record<string, unknown> | null;
+}
+
+export interface EventsPage {
+  total: number;
+  events: TraceEvent[];
+}
+
+export interface EventsQuery {
+  captures: number[];
+  kind?: string | undefined;
+  name?: string | undefined;
+  sort: 'duration' | 'time';
+  descending: boolean;
+  limit: number;
+  offset: number;
+}
+
+export interface StackFrame {
+  name: string;
+  kind: string;
+}
+
+export interface MetricSeries {
+  id: number;
+  capture_id: number;
+  name: string;
+  labels: Record<string, string>;
+  unit: string;
+  points: number;
+  first: string | null;
+  last: string | null;
+}
+
+export interface MetricPoint {
+  ts: string;
+  avg: number;
+  min: number;
+  max: number;
+  count: number;
+}
+
+export interface MetricPoints {
+  series_id: number;
+  bucket_ns: number;
+  points: MetricPoint[];
+}
+
+export interface CaptureDocument {
+  kind: string;
+  content: unknown;
+}
+
+export interface ApiToken {
+  id: number;
+  name: string;
+  prefix: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface NewApiToken extends ApiToken {
+  /** Shown once, at creation. */
+  secret: string;
 }

@@ -17,6 +17,7 @@ export function Layout() {
           <NavLink to="/" end>
             Incidents
           </NavLink>
+          <NavLink to="/tokens">API tokens</NavLink>
         </nav>
       </header>
       <main className="page">

@@ -5,9 +5,10 @@ import type { Capture } from '../../api/types';
 import { ProgressBar } from '../../shared/components/ProgressBar';
 import { Time } from '../../shared/components/Time';
 import { Truncate } from '../../shared/components/Truncate';
-import { formatCount } from '../../shared/units';
-import { flameHref } from '../flame/urlState';
-import { isReady, issueCount, sizeText, spanText, statusText } from './captureStatus';
+import { formatCount, formatDurationNs } from '../../shared/units';
+import { isReady, issueCount, sizeText, statusText } from './captureStatus';
+import { captureLinks, hasSamples, hasTimes, recordCountsTitle, recordSummary, timeSpanText } from './captureView';
+import { ShiftForm } from './ShiftForm';
 
 interface Props {
   capture: Capture;
@@ -17,7 +18,7 @@ interface Props {
   reparsing: boolean;
 }
 
-const COLUMNS = 10;
+export const COLUMNS = 9;
 
 function StatusCell({ c }: { c: Capture }) {
   const tone = c.status === 'failed' ? 'bad' : c.status === 'partial' ? 'warn' : c.status === 'ready' ? 'ok' : 'accent';
@@ -42,14 +43,16 @@ export function CaptureRow({ capture: c, selected, onSelect, onReparse, reparsin
   const issues = issueCount(c);
   const ready = isReady(c);
   const canReparse = c.status === 'failed' || c.status === 'partial';
+  const links = ready ? captureLinks(c) : [];
   return (
     <Fragment>
       <tr className={`capture-row capture-row--${c.status}`} data-testid="capture-row" data-capture-id={c.id}>
         <td className="shrink">
           <input
             type="checkbox"
-            aria-label={`Select ${c.filename}`}
-            disabled={!ready}
+            aria-label={`Select ${c.filename} for a combined flame graph`}
+            title={ready && !hasSamples(c) ? 'Only captures with CPU samples combine into one flame graph' : undefined}
+            disabled={!ready || !hasSamples(c)}
             checked={selected && ready}
             onChange={(e) => onSelect(e.target.checked)}
           />
@@ -63,14 +66,29 @@ export function CaptureRow({ capture: c, selected, onSelect, onReparse, reparsin
             {c.events.length > 0 ? ` · ${c.events.map((e) => e.name).join(', ')}` : ''}
           </div>
         </td>
-        <td className="shrink">{c.host ? <Truncate text={c.host} mono /> : <span className="muted">–</span>}</td>
-        <td className="shrink mono small">{c.format ?? <span className="muted">?</span>}</td>
+        <td className="shrink small">
+          {c.kind ? <div>{c.kind}</div> : null}
+          <div className={c.kind ? 'mono muted' : 'mono'}>{c.format ?? <span className="muted">?</span>}</div>
+        </td>
         <td className="shrink">
           <StatusCell c={c} />
         </td>
-        <td className="num shrink">{ready ? formatCount(c.sample_count) : <span className="muted">–</span>}</td>
-        <td className="num shrink" title={c.time_start ? `${c.time_start} → ${c.time_end ?? '?'} (clock: ${c.clock.mode})` : undefined}>
-          {spanText(c)}
+        <td className="small records-cell" title={recordCountsTitle(c) || undefined} data-testid="capture-records">
+          {ready ? recordSummary(c) || <span className="muted">no records</span> : <span className="muted">–</span>}
+        </td>
+        <td className="small">
+          <div className="span-cell">
+            <span className="nowrap mono" title={c.time_start ? `${c.time_start} → ${c.time_end ?? '?'}` : undefined}>
+              {timeSpanText(c)}
+            </span>
+            {c.time_start !== null && c.status !== 'queued' ? (
+              <span className={`clock-badge clock-badge--${c.clock.mode}`} title={c.clock.note || undefined} data-testid="clock-badge">
+                {c.clock.mode}
+                {c.clock.shift_ns !== 0 ? ` ${c.clock.shift_ns > 0 ? '+' : ''}${formatDurationNs(c.clock.shift_ns)}` : ''}
+              </span>
+            ) : null}
+          </div>
+          {ready && hasTimes(c) ? <ShiftForm capture={c} /> : null}
         </td>
         <td className="num shrink nowrap">{sizeText(c)}</td>
         <td className="shrink">
@@ -97,11 +115,13 @@ export function CaptureRow({ capture: c, selected, onSelect, onReparse, reparsin
           )}
         </td>
         <td className="shrink actions">
-          {ready ? (
-            <Link className="btn btn--small btn--primary" to={flameHref({ incident: c.incident_id, captures: [c.id] })}>
-              Open flame graph
-            </Link>
-          ) : null}
+          {ready
+            ? links.map((l, i) => (
+                <Link key={l.href} className={`btn btn--small${i === 0 ? ' btn--primary' : ''}`} to={l.href}>
+                  {l.label}
+                </Link>
+              ))
+            : null}
           {canReparse ? (
             <button type="button" className="btn btn--small" disabled={reparsing} onClick={onReparse}>
               {reparsing ? 'Re-parsing…' : 'Re-parse'}

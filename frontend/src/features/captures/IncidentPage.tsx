@@ -8,6 +8,7 @@ import { flameHref } from '../flame/urlState';
 import { incidentQuery } from '../incidents/queries';
 import { CaptureTable } from './CaptureTable';
 import { isActive, isReady } from './captureStatus';
+import { hasSamples } from './captureView';
 import { DropOverlay } from './DropOverlay';
 import { IncidentHeader } from './IncidentHeader';
 import { capturesQuery, useRefreshCaptures, useReparse } from './queries';
@@ -38,7 +39,9 @@ function IncidentView({ id }: { id: number }) {
 
   const list = captures.data ?? [];
   const ready = list.filter(isReady);
-  const chosen = ready.filter((c) => selected.has(c.id));
+  // The combined flame graph is for CPU samples; other kinds open from their own row.
+  const sampled = ready.filter(hasSamples);
+  const chosen = sampled.filter((c) => selected.has(c.id));
   const working = list.filter(isActive).length;
 
   const select = (ids: number[], on: boolean) =>
@@ -76,16 +79,16 @@ function IncidentView({ id }: { id: number }) {
           <h2>Captures</h2>
           {working > 0 ? <span className="muted small live-dot">{working} being parsed — refreshing every second</span> : null}
           <div className="spacer" />
-          {ready.length > 0 ? (
+          {sampled.length > 0 ? (
             <Link
               className="btn btn--primary"
-              to={flameHref({ incident: id, captures: (chosen.length > 0 ? chosen : ready).map((c) => c.id) })}
+              to={flameHref({ incident: id, captures: (chosen.length > 0 ? chosen : sampled).map((c) => c.id) })}
             >
               {chosen.length > 0
                 ? `Open flame graph of ${chosen.length} selected`
-                : ready.length === 1
-                  ? 'Open flame graph'
-                  : `Open flame graph of all ${ready.length} ready`}
+                : sampled.length === 1
+                  ? 'Open CPU flame graph'
+                  : `Open flame graph of all ${sampled.length} CPU captures`}
             </Link>
           ) : null}
         </div>
@@ -99,7 +102,9 @@ function IncidentView({ id }: { id: number }) {
               <code>stallscope upload FILE --incident {id}</code>.
             </p>
             <p className="muted small">
-              Record with <code>perf record -F 99 -a -g -- sleep 30</code>, then <code>perf script &gt; out.txt</code>.
+              Record with <code>perf record -F 99 -a -g -- sleep 30</code>, then <code>perf script &gt; out.txt</code>. Syscall traces
+              (<code>perf trace</code>), scheduler traces (<code>perf sched</code>), sysstat/Prometheus metrics and collector snapshots
+              are read too.
             </p>
           </EmptyState>
         ) : null}

@@ -1,33 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Capture } from '../../api/types';
+import { base } from './captureFixture';
 import { isReady, issueCount, pollInterval, sizeText, spanText, statusText } from './captureStatus';
 
-const base: Capture = {
-  id: 1,
-  incident_id: 1,
-  host: null,
-  filename: 'perf.txt',
-  format: 'perf-script',
-  status: 'ready',
-  progress: 1,
-  error: null,
-  warnings: [],
-  dropped_lines: 0,
-  truncated: false,
-  sha256: 'ab',
-  compression: 'none',
-  size_bytes: 2048,
-  size_uncompressed: null,
-  sample_count: 169,
-  stack_count: 2,
-  thread_count: 1,
-  events: [{ name: 'cpu-clock', samples: 169 }],
-  time_start: '2026-01-01T00:00:00Z',
-  time_end: '2026-01-01T00:00:20Z',
-  clock: { mode: 'unaligned', note: '' },
-  created_at: '2026-01-01T00:00:00Z',
-  parsed_at: null,
-};
 
 describe('capture status', () => {
   it('polls only while something is queued or parsing', () => {

@@ -8,12 +8,27 @@ interface Props {
   facets: Facets | undefined;
   /** The event the server chose when the view names none. */
   currentEvent: string;
+  /** Off-CPU mode: scheduler states present in the captures. */
+  states: string[];
   onChange: (patch: Partial<FlameViewState>) => void;
 }
 
 const processValue = (pid: number | null, comm: string): string => JSON.stringify([pid, comm]);
 
-export function FlameFilters({ view, facets, currentEvent, onChange }: Props) {
+/** What the kernel's one-letter task states mean, for the state select. */
+const STATE_NAMES: Record<string, string> = {
+  S: 'sleeping',
+  D: 'uninterruptible (I/O)',
+  R: 'runnable (preempted)',
+  I: 'idle',
+  T: 'stopped',
+  t: 'traced',
+  X: 'dead',
+  Z: 'zombie',
+  P: 'parked',
+};
+
+export function FlameFilters({ view, facets, currentEvent, states, onChange }: Props) {
   const id = useId();
   const events = facets?.events ?? [];
   const processes = [...(facets?.processes ?? [])].sort((a, b) => b.samples - a.samples);
@@ -26,6 +41,21 @@ export function FlameFilters({ view, facets, currentEvent, onChange }: Props) {
 
   return (
     <div className="filters" role="group" aria-label="Filters">
+      {view.source === 'off-cpu' ? (
+        <label className="field">
+          <span>State</span>
+          <select value={view.state ?? ''} onChange={(e) => onChange({ state: e.target.value || null })}>
+            <option value="">All states</option>
+            {view.state && !states.includes(view.state) ? <option value={view.state}>{view.state}</option> : null}
+            {states.map((st) => (
+              <option key={st} value={st}>
+                {st}
+                {STATE_NAMES[st] ? ` — ${STATE_NAMES[st]}` : ''}
+              </option>
+            ))}
+          </select>
+        </label>
+      ) : (
       <label className="field">
         <span>Event</span>
         <select
@@ -41,6 +71,7 @@ export function FlameFilters({ view, facets, currentEvent, onChange }: Props) {
           ))}
         </select>
       </label>
+      )}
 
       <label className="field">
         <span>Process</span>

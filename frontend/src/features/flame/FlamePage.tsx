@@ -54,7 +54,8 @@ function FlameView({
   warnings: string[];
   setView: (patch: Partial<FlameViewState>, push?: boolean) => void;
 }) {
-  const facets = useQuery(facetsQuery(view.captures));
+  const offcpu = view.source === 'off-cpu';
+  const facets = useQuery(facetsQuery(view.captures, offcpu ? 'off-cpu' : undefined, offcpu ? (view.state ?? undefined) : undefined));
   const timeReady = !needsTimeStart(view) || facets.data !== undefined || facets.isError;
   const q = toFlameQuery(view, facets.data?.time_start ?? null);
   const base = useQuery({ ...flameQuery(q), enabled: timeReady, placeholderData: keepPreviousData });
@@ -98,7 +99,7 @@ function FlameView({
           </>
         ) : null}
         <span>
-          flame graph of {view.captures.length === 1 ? 'capture' : 'captures'} {view.captures.map((c) => `#${c}`).join(', ')}
+          {offcpu ? 'off-CPU flame graph' : 'flame graph'} of {view.captures.length === 1 ? 'capture' : 'captures'} {view.captures.map((c) => `#${c}`).join(', ')}
         </span>
       </nav>
 
@@ -108,7 +109,13 @@ function FlameView({
         </div>
       ))}
 
-      <FlameFilters view={view} facets={facets.data} currentEvent={meta?.event ?? ''} onChange={(p) => setView(p)} />
+      <FlameFilters
+        view={view}
+        facets={facets.data}
+        currentEvent={meta?.event ?? ''}
+        states={meta?.events ?? []}
+        onChange={(p) => setView(p)}
+      />
       {facets.isError ? <ErrorBanner title="Could not load filter values." error={facets.error} /> : null}
 
       <FlameToolbar
@@ -126,8 +133,18 @@ function FlameView({
         {meta ? (
           <>
             <span>
-              <strong>{meta.event || 'all events'}</strong> · {formatValue(meta.total, unit)}
-              {unit !== 'samples' ? ` · ${formatCount(meta.total_samples)} samples` : ''} · {formatCount(meta.node_count)} frames
+              {offcpu ? (
+                <>
+                  <strong>blocked time{view.state ? ` in state ${view.state}` : ''}</strong> · {formatValue(meta.total, unit)} ·{' '}
+                  {formatCount(meta.total_samples)} off-CPU intervals
+                </>
+              ) : (
+                <>
+                  <strong>{meta.event || 'all events'}</strong> · {formatValue(meta.total, unit)}
+                  {unit !== 'samples' ? ` · ${formatCount(meta.total_samples)} samples` : ''}
+                </>
+              )}{' '}
+              · {formatCount(meta.node_count)} frames
             </span>
             {meta.pruned_nodes > 0 ? (
               <span className="prune-note" data-testid="prune-note">
@@ -173,8 +190,17 @@ function FlameView({
             onSettled={timing.settled}
           />
         ) : (
-          <EmptyState title="No samples match these filters">
-            <button type="button" className="btn" onClick={() => setView({ pid: null, tid: null, comm: null, start: null, end: null })}>
+          <EmptyState title={offcpu ? 'No off-CPU intervals match these filters' : 'No samples match these filters'}>
+            {offcpu ? (
+              <p className="muted small">
+                Off-CPU flame graphs come from scheduler traces (<code>perf sched record</code> then <code>perf script</code>).
+              </p>
+            ) : null}
+            <button
+              type="button"
+              className="btn"
+              onClick={() => setView({ pid: null, tid: null, comm: null, start: null, end: null, state: null })}
+            >
               Clear filters
             </button>
           </EmptyState>

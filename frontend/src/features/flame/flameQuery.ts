@@ -9,7 +9,10 @@ import type { FlameViewState } from './urlState';
  */
 export function toFlameQuery(s: FlameViewState, timeStart: string | null): FlameQuery {
   const q: FlameQuery = { captures: [...s.captures].sort((a, b) => a - b) };
-  if (s.event) q.event = s.event;
+  if (s.source === 'off-cpu') {
+    q.source = 'off-cpu';
+    if (s.state) q.state = s.state;
+  } else if (s.event) q.event = s.event;
   if (s.pid !== null) q.pid = s.pid;
   if (s.tid !== null) q.tid = s.tid;
   if (s.comm) q.comm = s.comm;
@@ -25,7 +28,7 @@ export const needsTimeStart = (s: FlameViewState): boolean => s.start !== null |
 
 /** A file name for the folded download: captures, event and filters, safe on every file system. */
 export function foldedFileName(q: FlameQuery, event: string): string {
-  const parts = [`captures-${q.captures.join('-')}`, event || 'default'];
+  const parts = [`captures-${q.captures.join('-')}`, q.source === 'off-cpu' ? `off-cpu${q.state ? `-${q.state}` : ''}` : event || 'default'];
   if (q.comm) parts.push(q.comm);
   if (q.pid !== undefined) parts.push(`pid${q.pid}`);
   if (q.tid !== undefined) parts.push(`tid${q.tid}`);

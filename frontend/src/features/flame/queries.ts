@@ -3,10 +3,10 @@ import { getFacets, getFlame } from '../../api/endpoints';
 import type { FlameNode, FlameQuery } from '../../api/types';
 import { focusToFetch, graft, pathKey } from './tree';
 
-export const facetsQuery = (captures: number[]) =>
+export const facetsQuery = (captures: number[], source?: string, state?: string) =>
   queryOptions({
-    queryKey: ['facets', captures],
-    queryFn: ({ signal }) => getFacets(captures, signal),
+    queryKey: ['facets', captures, source ?? 'cpu', state ?? ''],
+    queryFn: ({ signal }) => getFacets(captures, signal, source, state),
     enabled: captures.length > 0,
     staleTime: 60_000,
   });

@@ -22,9 +22,9 @@ export interface TooltipContent {
 export function tooltipContent(node: FlameNode, parent: FlameNode | null, root: FlameNode, unit: string): TooltipContent {
   const rows: TooltipRow[] = [
     { label: 'kind', value: KIND_LABEL[node.kind] },
-    { label: unit === 'samples' ? 'samples' : 'value', value: formatValue(node.value, unit) },
+    { label: unit === 'samples' ? 'samples' : unit === 'us' ? 'blocked time' : 'value', value: formatValue(node.value, unit) },
   ];
-  if (unit !== 'samples') rows.push({ label: 'samples', value: formatCount(node.samples) });
+  if (unit !== 'samples') rows.push({ label: unit === 'us' ? 'intervals' : 'samples', value: formatCount(node.samples) });
   rows.push({ label: 'of total', value: formatPercent(share(node.value, root.value)) });
   if (parent) rows.push({ label: 'of parent', value: formatPercent(share(node.value, parent.value)) });
   const selfValue = node.value - node.children.reduce((s, c) => s + c.value, 0);

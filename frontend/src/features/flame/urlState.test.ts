@@ -4,6 +4,8 @@ import { EMPTY_VIEW, URL_STATE_VERSION, decodeFlameState, encodeFlameState, flam
 const full: FlameViewState = {
   incident: 3,
   captures: [1, 2, 17],
+  source: 'cpu',
+  state: null,
   event: 'sched:sched_switch',
   pid: 15285,
   tid: 15286,
@@ -71,7 +73,7 @@ describe('flame URL state', () => {
   });
 
   it('builds hrefs for links into the page', () => {
-    expect(flameHref({ incident: 2, captures: [7, 8] })).toBe('/flame?v=1&incident=2&captures=7%2C8');
+    expect(flameHref({ incident: 2, captures: [7, 8] })).toBe(`/flame?v=${URL_STATE_VERSION}&incident=2&captures=7%2C8`);
   });
 
   it('patches the view in the URL as it is now', () => {
@@ -80,5 +82,27 @@ describe('flame URL state', () => {
     const next = decodeFlameState(patchFlameState(now, { search: '' })).state;
     expect(next).toEqual({ ...EMPTY_VIEW, captures: [1], zoom: ['deeprec'] });
     expect(decodeFlameState(patchFlameState(`?${now.toString()}`, { zoom: [] })).state.search).toBe('rec_a');
+  });
+
+  it('round-trips the off-CPU source and state (version 2)', () => {
+    const off: FlameViewState = { ...EMPTY_VIEW, captures: [5], source: 'off-cpu', state: 'D', zoom: ['postgres'] };
+    const p = encodeFlameState(off);
+    expect(p.get('v')).toBe('2');
+    expect(p.get('source')).toBe('off-cpu');
+    expect(decodeFlameState(p)).toEqual({ state: off, warnings: [] });
+  });
+
+  it('reads version-1 links as CPU flame graphs, and drops a state without the off-CPU source', () => {
+    const { state, warnings } = decodeFlameState('v=1&captures=2&event=cpu-clock&state=D');
+    expect(warnings).toEqual([]);
+    expect(state.source).toBe('cpu');
+    expect(state.state).toBeNull();
+    expect(state.event).toBe('cpu-clock');
+  });
+
+  it('warns about an unknown source', () => {
+    const { state, warnings } = decodeFlameState('v=2&captures=2&source=gpu');
+    expect(state.source).toBe('cpu');
+    expect(warnings[0]).toMatch(/gpu/);
   });
 });

@@ -3,11 +3,21 @@
  * upgraders from older versions, after firefox-devtools/profiler's url-handling.
  */
 
-export const URL_STATE_VERSION = 1;
+/**
+ * 1: captures, event, pid/tid/comm, start/end, q, zoom.
+ * 2: adds `source` (absent = CPU samples, `off-cpu` = blocked time) and `state` (scheduler state).
+ */
+export const URL_STATE_VERSION = 2;
+
+export const FLAME_SOURCES = ['cpu', 'off-cpu'] as const;
+export type FlameSource = (typeof FLAME_SOURCES)[number];
 
 export interface FlameViewState {
   incident: number | null;
   captures: number[];
+  source: FlameSource;
+  /** Off-CPU only: S, D, R, … (null = all states). */
+  state: string | null;
   event: string | null;
   pid: number | null;
   tid: number | null;
@@ -23,6 +33,8 @@ export interface FlameViewState {
 export const EMPTY_VIEW: FlameViewState = {
   incident: null,
   captures: [],
+  source: 'cpu',
+  state: null,
   event: null,
   pid: null,
   tid: null,
@@ -43,6 +55,8 @@ export interface DecodedView {
 const UPGRADERS: Record<number, (p: URLSearchParams) => void> = {
   // 0 = links written by hand without `v`; the first version had the same names.
   0: () => undefined,
+  // Version 1 only had CPU-sample flame graphs, which is what an absent `source` means.
+  1: () => undefined,
 };
 
 export function encodeFlameState(s: FlameViewState): URLSearchParams {
@@ -50,6 +64,8 @@ export function encodeFlameState(s: FlameViewState): URLSearchParams {
   p.set('v', String(URL_STATE_VERSION));
   if (s.incident !== null) p.set('incident', String(s.incident));
   if (s.captures.length > 0) p.set('captures', s.captures.join(','));
+  if (s.source !== 'cpu') p.set('source', s.source);
+  if (s.source !== 'cpu' && s.state) p.set('state', s.state);
   if (s.event) p.set('event', s.event);
   if (s.pid !== null) p.set('pid', String(s.pid));
   if (s.tid !== null) p.set('tid', String(s.tid));
@@ -105,10 +121,16 @@ export function decodeFlameState(input: URLSearchParams | string): DecodedView {
       if (!captures.includes(n)) captures.push(n);
     } else warnings.push(`Ignored capture id "${part}".`);
   }
+  const rawSource = p.get('source');
+  let source: FlameSource = 'cpu';
+  if (rawSource === 'off-cpu') source = 'off-cpu';
+  else if (rawSource !== null && rawSource !== '' && rawSource !== 'cpu') warnings.push(`Unknown source "${rawSource}"; showing CPU samples.`);
   return {
     state: {
       incident: int('incident'),
       captures,
+      source,
+      state: source === 'off-cpu' ? p.get('state') || null : null,
       event: p.get('event') || null,
       pid: int('pid'),
       tid: int('tid'),

@@ -1,0 +1,105 @@
+import { useQuery } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { getCapture, getDocuments } from '../../api/endpoints';
+import { EmptyState } from '../../shared/components/EmptyState';
+import { ErrorBanner } from '../../shared/components/ErrorBanner';
+import { useDocumentTitle } from '../../shared/hooks/useDocumentTitle';
+import { formatUtc } from '../captures/captureView';
+import { filterSections, readSnapshot, type SnapshotSection } from './snapshot';
+
+export function SnapshotPage() {
+  const { id: rawId } = useParams();
+  const id = Number(rawId);
+  useDocumentTitle(`Snapshot · capture #${rawId ?? ''}`);
+  const capture = useQuery({ queryKey: ['capture', id], queryFn: ({ signal }) => getCapture(id, signal), enabled: Number.isInteger(id) && id > 0 });
+  const docs = useQuery({ queryKey: ['documents', id], queryFn: ({ signal }) => getDocuments(id, signal), enabled: Number.isInteger(id) && id > 0 });
+  const [filter, setFilter] = useState('');
+  const snapshots = useMemo(() => (docs.data ?? []).filter((d) => d.kind === 'snapshot').map((d) => readSnapshot(d.content)), [docs.data]);
+
+  if (!Number.isInteger(id) || id <= 0) return <EmptyState title={`“${rawId ?? ''}” is not a capture id`} />;
+  const incident = capture.data?.incident_id;
+  return (
+    <div className="stack snapshot-page">
+      <nav className="crumbs">
+        <Link to="/">Incidents</Link> <span aria-hidden="true">›</span>{' '}
+        {incident !== undefined ? (
+          <>
+            <Link to={`/incidents/${incident}`}>#{incident}</Link> <span aria-hidden="true">›</span>{' '}
+          </>
+        ) : null}
+        <span>snapshot {capture.data ? <span className="mono">{capture.data.filename}</span> : `#${id}`}</span>
+      </nav>
+      {docs.isError ? <ErrorBanner title="Could not load the snapshot." error={docs.error} onRetry={() => void docs.refetch()} /> : null}
+      {docs.isPending ? <p className="muted">Loading snapshot…</p> : null}
+      {docs.data && snapshots.length === 0 ? (
+        <EmptyState title="This capture holds no snapshot">
+          <p>Snapshots are JSON documents written by the Stallscope collector (system state at the time of the incident).</p>
+        </EmptyState>
+      ) : null}
+      {snapshots.length > 0 ? (
+        <input
+          type="search"
+          className="snapshot-filter"
+          placeholder="Filter sections, keys and values"
+          aria-label="Filter snapshot"
+          value={filter}
+          onChange={(e) => setFilter(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') setFilter('');
+          }}
+        />
+      ) : null}
+      {snapshots.map((snap, i) => {
+        const shown = filterSections(snap.sections, filter);
+        const failed = snap.sections.filter((s) => s.error !== null).length;
+        return (
+          <section key={i} className="stack stack--tight">
+            <p className="small">
+              host <strong className="mono">{snap.host ?? '?'}</strong>
+              {snap.takenAtNs !== null ? (
+                <>
+                  {' '}
+                  · taken <span className="mono">{formatUtc(new Date(snap.takenAtNs / 1e6).toISOString())} UTC</span>
+                </>
+              ) : null}{' '}
+              · {snap.sections.length} sections
+              {failed > 0 ? <span className="snap-failed"> · {failed} could not be read</span> : null}
+            </p>
+            {shown.length === 0 ? <p className="muted">No section matches “{filter}”.</p> : null}
+            {shown.map((s) => (
+              <SectionBlock key={s.name} section={s} open={filter.trim() !== '' || shown.length <= 12} />
+            ))}
+          </section>
+        );
+      })}
+    </div>
+  );
+}
+
+function SectionBlock({ section: s, open }: { section: SnapshotSection; open: boolean }) {
+  return (
+    <details className={`snap-section${s.error !== null ? ' snap-section--failed' : ''}`} open={open} data-testid="snapshot-section">
+      <summary>
+        <span className="mono">{s.name}</span>
+        {s.error !== null ? <span className="snap-failed"> — read failed</span> : <span className="muted small"> {s.entries.length > 1 ? `${s.entries.length} keys` : ''}</span>}
+      </summary>
+      {s.error !== null ? (
+        <p className="snap-failed mono wrap" role="note">
+          {s.error}
+        </p>
+      ) : s.entries.length === 1 && s.entries[0]?.key === '' ? (
+        <pre className="snap-text">{s.entries[0].value}</pre>
+      ) : (
+        <dl className="kv snap-kv">
+          {s.entries.map((e) => (
+            <div key={e.key} className="kv__row">
+              <dt className="mono">{e.key}</dt>
+              <dd className="mono wrap">{e.value}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+    </details>
+  );
+}

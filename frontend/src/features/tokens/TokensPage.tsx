@@ -1,0 +1,142 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { createToken, listTokens, revokeToken } from '../../api/endpoints';
+import type { ApiToken, NewApiToken } from '../../api/types';
+import { EmptyState } from '../../shared/components/EmptyState';
+import { ErrorBanner } from '../../shared/components/ErrorBanner';
+import { Time } from '../../shared/components/Time';
+import { copyText } from '../../shared/clipboard';
+import { useDocumentTitle } from '../../shared/hooks/useDocumentTitle';
+
+const TOKENS_KEY = ['tokens'];
+
+export function TokensPage() {
+  useDocumentTitle('API tokens');
+  const qc = useQueryClient();
+  const tokens = useQuery({ queryKey: TOKENS_KEY, queryFn: ({ signal }) => listTokens(signal) });
+  const [name, setName] = useState('');
+  const [created, setCreated] = useState<NewApiToken | null>(null);
+  const id = useId();
+  const create = useMutation<NewApiToken, Error, string>({
+    mutationFn: createToken,
+    onSuccess: (t) => {
+      setCreated(t);
+      setName('');
+    },
+    onSettled: () => void qc.invalidateQueries({ queryKey: TOKENS_KEY }),
+  });
+  const revoke = useMutation({
+    mutationFn: revokeToken,
+    onSettled: () => void qc.invalidateQueries({ queryKey: TOKENS_KEY }),
+  });
+
+  return (
+    <div className="stack tokens-page">
+      <h1>API tokens</h1>
+      <p className="muted">
+        Tokens let the collector and <code>stallscope upload</code> send captures. The secret is shown once, when the token is created.
+      </p>
+      <form
+        className="row token-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (name.trim()) create.mutate(name.trim());
+        }}
+      >
+        <label htmlFor={id}>Name</label>
+        <input id={id} value={name} placeholder="db hosts collector" maxLength={200} onChange={(e) => setName(e.target.value)} />
+        <button type="submit" className="btn btn--primary" disabled={!name.trim() || create.isPending}>
+          {create.isPending ? 'Creating…' : 'Create token'}
+        </button>
+      </form>
+      {create.isError ? <ErrorBanner title="Could not create the token." error={create.error} /> : null}
+      {created ? <NewSecret token={created} onDone={() => setCreated(null)} /> : null}
+      {revoke.isError ? <ErrorBanner title="Could not revoke the token." error={revoke.error} /> : null}
+      {tokens.isError ? <ErrorBanner title="Could not load tokens." error={tokens.error} onRetry={() => void tokens.refetch()} /> : null}
+      {tokens.isPending ? <p className="muted">Loading tokens…</p> : null}
+      {tokens.data && tokens.data.length === 0 ? (
+        <EmptyState title="No tokens yet">
+          <p>Create one above for each collector host or CI job, so each can be revoked on its own.</p>
+        </EmptyState>
+      ) : null}
+      {tokens.data && tokens.data.length > 0 ? (
+        <table className="table" data-testid="tokens-table">
+          <thead>
+            <tr>
+              <th>Prefix</th>
+              <th>Name</th>
+              <th>Created</th>
+              <th>Last used</th>
+              <th>Status</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {tokens.data.map((t) => (
+              <TokenRow key={t.id} token={t} revoking={revoke.isPending && revoke.variables === t.id} onRevoke={() => revoke.mutate(t.id)} />
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+    </div>
+  );
+}
+
+function TokenRow({ token: t, revoking, onRevoke }: { token: ApiToken; revoking: boolean; onRevoke: () => void }) {
+  return (
+    <tr className={t.revoked_at ? 'muted' : undefined}>
+      <td className="mono">{t.prefix}…</td>
+      <td>{t.name}</td>
+      <td>
+        <Time iso={t.created_at} relative />
+      </td>
+      <td>{t.last_used_at ? <Time iso={t.last_used_at} relative /> : <span className="muted">never</span>}</td>
+      <td>{t.revoked_at ? <span className="snap-failed">revoked <Time iso={t.revoked_at} /></span> : 'active'}</td>
+      <td className="actions">
+        {t.revoked_at ? null : (
+          <button
+            type="button"
+            className="btn btn--small"
+            disabled={revoking}
+            onClick={() => {
+              if (window.confirm(`Revoke token “${t.name}” (${t.prefix}…)? Anything using it will stop working.`)) onRevoke();
+            }}
+          >
+            {revoking ? 'Revoking…' : 'Revoke…'}
+          </button>
+        )}
+      </td>
+    </tr>
+  );
+}
+
+function NewSecret({ token, onDone }: { token: NewApiToken; onDone: () => void }) {
+  const [copied, setCopied] = useState<boolean | null>(null);
+  const hint = `export STALLSCOPE_TOKEN=${token.secret}`;
+  return (
+    <div className="banner banner--info secret-box" role="status" data-testid="token-secret">
+      <div className="stack stack--tight">
+        <strong>Token “{token.name}” created. Copy the secret now: it will not be shown again.</strong>
+        <div className="row">
+          <code className="mono secret">{token.secret}</code>
+          <button
+            type="button"
+            className="btn btn--small"
+            onClick={() => {
+              void copyText(token.secret).then(setCopied);
+            }}
+          >
+            Copy
+          </button>
+          {copied === true ? <span className="small">copied</span> : copied === false ? <span className="small">select and copy by hand</span> : null}
+        </div>
+        <p className="small">
+          On the collector host: <code className="mono">{hint}</code>
+        </p>
+      </div>
+      <button type="button" className="btn btn--small" onClick={onDone}>
+        Done
+      </button>
+    </div>
+  );
+}
