@@ -13,7 +13,6 @@ Baseline: the naive collapse from `parser_throughput.py`, over the same file, in
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import os
 import resource
@@ -22,14 +21,17 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from statistics import median
+from typing import Any
 
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH.parent / "backend"))
 sys.path.insert(0, str(BENCH))
 
-from parser_throughput import DEFAULT_CORPUS, SOURCE, naive_collapse, shift_times, span_seconds  # noqa: E402
+from parser_throughput import DEFAULT_CORPUS, naive_collapse  # noqa: E402
+from parser_throughput import build_input as build_repeated  # noqa: E402
 
 from stallscope.kit.compression import open_capture  # noqa: E402
 
@@ -38,22 +40,15 @@ QUERY_REPEATS = 5
 
 
 def build_input(corpus: Path, samples: int, folder: Path) -> Path:
-    source = gzip.decompress((corpus / SOURCE).read_bytes())
-    span = span_seconds(source)
-    copies = -(-samples // SAMPLES_PER_COPY)
-    target = folder / f"cpu20s-x{copies}.perf.txt"
-    with target.open("wb") as out:
-        for copy in range(copies):
-            out.write(shift_times(source, copy * span))
-    return target
+    return build_repeated(corpus, 0, folder, copies=-(-samples // SAMPLES_PER_COPY))
 
 
-def child(*args: str, script: str = __file__) -> dict[str, float]:
+def child(*args: str, script: str = __file__) -> dict[str, Any]:
     """Run a bench script's measurement in a fresh process and read the JSON it prints last."""
     result = subprocess.run(
         [sys.executable, script, *args], check=True, capture_output=True, text=True, env=dict(os.environ)
     )
-    figures: dict[str, float] = json.loads(result.stdout.strip().splitlines()[-1])
+    figures: dict[str, Any] = json.loads(result.stdout.strip().splitlines()[-1])
     return figures
 
 
@@ -100,6 +95,35 @@ def record_capture(database_url: str, path: Path, data_dir: Path) -> int:
         capture = service.record_upload(session, incident.id, upload, blob)
         session.commit()
         return capture.id
+
+
+@dataclass(frozen=True)
+class Prepared:
+    url: str
+    path: Path
+    capture_id: int
+    store_seconds: float
+    """Time to stream the file into the blob store, as an upload would."""
+
+
+def prepare_capture(tmp: Path, build_args: list[str], script: str = __file__) -> Prepared:
+    """Build the input in a child, start and migrate a fresh embedded PostgreSQL, store the capture.
+
+    The input is built in a child because Linux children start with their parent's peak RSS: this
+    process must stay small for the measuring children's figures to be their own.
+    """
+    from stallscope.config import get_settings
+    from stallscope.embedded import start_embedded_postgres
+    from stallscope.migrate import upgrade_to_head
+
+    path = Path(child(*build_args, "--build-in", str(tmp), script=script)["path"])
+    url = start_embedded_postgres(tmp / "pgdata")
+    upgrade_to_head(url)
+    os.environ.update(DATABASE_URL=url, STALLSCOPE_DATA_DIR=str(tmp))
+    get_settings.cache_clear()
+    start = time.perf_counter()
+    capture_id = record_capture(url, path, tmp)
+    return Prepared(url, path, capture_id, time.perf_counter() - start)
 
 
 def time_queries(capture_id: int) -> dict[str, list[float]]:
@@ -154,42 +178,15 @@ def main() -> None:
         print(json.dumps(measure_ingest(os.environ["DATABASE_URL"], args.ingest)))
         return
 
-    from stallscope.config import get_settings
-    from stallscope.embedded import start_embedded_postgres
-    from stallscope.migrate import upgrade_to_head
-
     tmp = Path(tempfile.mkdtemp(prefix="stallscope-bench-"))
     tmp.chmod(0o755)
     try:
         print(f"building an input of at least {args.samples:,} samples ...", flush=True)
-        # Built in a child: Linux children start with their parent's peak RSS, so this process must
-        # stay small for the children's figures to be their own.
-        built = subprocess.run(
-            [
-                sys.executable,
-                __file__,
-                "--samples",
-                str(args.samples),
-                "--corpus",
-                str(args.corpus),
-                "--build-in",
-                str(tmp),
-            ],
-            check=True,
-            capture_output=True,
-            text=True,
-        )
-        path = Path(json.loads(built.stdout.strip().splitlines()[-1])["path"])
+        prepared = prepare_capture(tmp, ["--samples", str(args.samples), "--corpus", str(args.corpus)])
+        path, capture_id, store_s = prepared.path, prepared.capture_id, prepared.store_seconds
         size_mb = path.stat().st_size / 1e6
         print(f"input: {path.name}, {size_mb:,.0f} MB", flush=True)
-        url = start_embedded_postgres(tmp / "pgdata")
-        upgrade_to_head(url)
-        os.environ.update(DATABASE_URL=url, STALLSCOPE_DATA_DIR=str(tmp))
-        get_settings.cache_clear()
 
-        start = time.perf_counter()
-        capture_id = record_capture(url, path, tmp)
-        store_s = time.perf_counter() - start
         naive = child("--naive", str(path))
         ingest = child("--ingest", str(capture_id))
         timings = time_queries(capture_id)

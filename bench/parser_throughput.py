@@ -117,14 +117,19 @@ def span_seconds(data: bytes) -> int:
     return max(times) - min(times) + 1
 
 
-def build_input(corpus: Path, size_mb: int, folder: Path) -> Path:
-    source = gzip.decompress((corpus / SOURCE).read_bytes())
-    span = span_seconds(source)
-    target = folder / f"cpu20s-x{size_mb}MB.perf.txt"
+def build_input(
+    corpus: Path, size_mb: int, folder: Path, source: Path = SOURCE, copies: int | None = None
+) -> Path:
+    """Repeat a corpus capture, each copy's times past the previous one's, until `size_mb` (or
+    exactly `copies` copies), so the result reads like one long capture."""
+    data = gzip.decompress((corpus / source).read_bytes())
+    span = span_seconds(data)
+    stem = source.name.split(".")[0]
+    target = folder / (f"{stem}-x{copies}.perf.txt" if copies else f"{stem}-{size_mb}MB.perf.txt")
     with target.open("wb") as out:
         copy = 0
-        while out.tell() < size_mb * 1_000_000:
-            out.write(shift_times(source, copy * span))
+        while (copy < copies) if copies else (out.tell() < size_mb * 1_000_000):
+            out.write(shift_times(data, copy * span))
             copy += 1
     return target
 

@@ -12,11 +12,9 @@ baseline measured in the same run; memory must not grow with the file.
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -26,22 +24,15 @@ BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH.parent / "backend"))
 sys.path.insert(0, str(BENCH))
 
-from ingest_and_query import child, measure_ingest, record_capture  # noqa: E402
-from parser_throughput import DEFAULT_CORPUS, shift_times, span_seconds  # noqa: E402
+from ingest_and_query import child, measure_ingest, prepare_capture  # noqa: E402
+from parser_throughput import DEFAULT_CORPUS  # noqa: E402
+from parser_throughput import build_input as build_repeated  # noqa: E402
 
 SOURCE = Path("captures") / "offcpu5s.perf.txt.gz"
 
 
 def build_input(corpus: Path, size_mb: int, folder: Path) -> Path:
-    source = gzip.decompress((corpus / SOURCE).read_bytes())
-    span = span_seconds(source)
-    target = folder / f"offcpu5s-{size_mb}MB.perf.txt"
-    with target.open("wb") as out:
-        copy = 0
-        while out.tell() < size_mb * 1_000_000:
-            out.write(shift_times(source, copy * span))
-            copy += 1
-    return target
+    return build_repeated(corpus, size_mb, folder, source=SOURCE)
 
 
 def measure_naive(path: Path) -> dict[str, float]:
@@ -77,36 +68,14 @@ def main() -> None:
         print(json.dumps(measure_ingest(os.environ["DATABASE_URL"], args.ingest)))
         return
 
-    from stallscope.config import get_settings
-    from stallscope.embedded import start_embedded_postgres
-    from stallscope.migrate import upgrade_to_head
-
     tmp = Path(tempfile.mkdtemp(prefix="stallscope-bench-"))
     tmp.chmod(0o755)
     try:
         print(f"building a {args.size_mb} MB scheduler capture ...", flush=True)
-        built = subprocess.run(
-            [
-                sys.executable,
-                __file__,
-                "--size-mb",
-                str(args.size_mb),
-                "--corpus",
-                str(args.corpus),
-                "--build-in",
-                str(tmp),
-            ],
-            check=True,
-            capture_output=True,
-            text=True,
-        )
-        path = Path(json.loads(built.stdout.strip().splitlines()[-1])["path"])
+        build_args = ["--size-mb", str(args.size_mb), "--corpus", str(args.corpus)]
+        prepared = prepare_capture(tmp, build_args, script=__file__)
+        url, path, capture_id = prepared.url, prepared.path, prepared.capture_id
         size_mb = path.stat().st_size / 1e6
-        url = start_embedded_postgres(tmp / "pgdata")
-        upgrade_to_head(url)
-        os.environ.update(DATABASE_URL=url, STALLSCOPE_DATA_DIR=str(tmp))
-        get_settings.cache_clear()
-        capture_id = record_capture(url, path, tmp)
         naive = child("--naive", str(path), script=__file__)
         ingest = child("--ingest", str(capture_id), script=__file__)
         from stallscope.db import raw_connection

@@ -212,25 +212,21 @@ def _facet_source(flt: SampleFilter) -> tuple[str, str, str, dict[str, Any]]:
     return "samples", "count(*)", where, params
 
 
-def process_facets(session: Session, flt: SampleFilter) -> list[ProcessFacet]:
+def _facet_rows(session: Session, flt: SampleFilter, columns: str) -> list[Any]:
+    """Sample counts grouped by `columns`, busiest first."""
     table, counted, where, params = _facet_source(flt)
-    rows = session.execute(
-        text(
-            f"SELECT pid, comm, {counted} FROM {table} WHERE {where} "
-            f"GROUP BY pid, comm ORDER BY 3 DESC LIMIT {FACET_LIMIT}"
-        ),
-        params,
+    sql = (
+        f"SELECT {columns}, {counted} AS n FROM {table} WHERE {where} "
+        f"GROUP BY {columns} ORDER BY n DESC LIMIT {FACET_LIMIT}"
     )
+    return list(session.execute(text(sql), params))
+
+
+def process_facets(session: Session, flt: SampleFilter) -> list[ProcessFacet]:
+    rows = _facet_rows(session, flt, "pid, comm")
     return [ProcessFacet(pid=pid, comm=comm, samples=n) for pid, comm, n in rows]
 
 
 def thread_facets(session: Session, flt: SampleFilter) -> list[ThreadFacet]:
-    table, counted, where, params = _facet_source(flt)
-    rows = session.execute(
-        text(
-            f"SELECT pid, tid, comm, {counted} FROM {table} WHERE {where} "
-            f"GROUP BY pid, tid, comm ORDER BY 4 DESC LIMIT {FACET_LIMIT}"
-        ),
-        params,
-    )
+    rows = _facet_rows(session, flt, "pid, tid, comm")
     return [ThreadFacet(pid=pid, tid=tid, comm=comm, samples=n) for pid, tid, comm, n in rows]
