@@ -113,6 +113,15 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     return run_inspect(args.file, as_json=args.json)
 
 
+def cmd_analysis(args: argparse.Namespace) -> int:
+    """diff, threads and heatmap: the module named by the command does the work."""
+    import importlib
+
+    module = importlib.import_module(f"stallscope.commands.{args.command}")
+    result: int = module.run(args)
+    return result
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="stallscope",
@@ -218,6 +227,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("inspect", cmd_inspect, "describe a capture file: format, counts, time span, warnings")
     p.add_argument("file", type=Path, metavar="FILE")
     p.add_argument("--json", action="store_true", help="machine-readable output")
+
+    from stallscope.commands import diff, heatmap, threads
+
+    for module in (diff, threads, heatmap):
+        name = module.__name__.rsplit(".", 1)[1]
+        module.add_arguments(add(name, cmd_analysis, module.HELP, module.DESCRIPTION))
     return parser
 
 

@@ -9,13 +9,19 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from stallscope import __version__
+from stallscope.annotations.router import router as annotations_router
 from stallscope.captures.router import router as captures_router
 from stallscope.config import get_settings
+from stallscope.diff.router import router as diff_router
 from stallscope.events.router import router as events_router
 from stallscope.flame.router import router as flame_router
+from stallscope.heatmap.router import router as heatmap_router
 from stallscope.incidents.router import router as incidents_router
 from stallscope.kit.errors import ServiceError
 from stallscope.metrics.router import router as metrics_router
+from stallscope.shares.router import router as shares_router
+from stallscope.threads.router import router as threads_router
+from stallscope.timeline.router import router as timeline_router
 from stallscope.tokens.router import router as tokens_router
 
 
@@ -65,5 +71,11 @@ def create_app() -> FastAPI:
     app.include_router(tokens_router)
     app.include_router(events_router)
     app.include_router(metrics_router)
+    app.include_router(timeline_router)
+    app.include_router(annotations_router)
+    app.include_router(diff_router)
+    app.include_router(threads_router)
+    app.include_router(heatmap_router)
+    app.include_router(shares_router)
     _mount_frontend(app, frontend_dist())
     return app

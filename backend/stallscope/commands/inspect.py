@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import json
 import sys
 from dataclasses import dataclass
@@ -10,11 +9,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from stallscope.commands.local_file import read_stream
 from stallscope.ingest.model import CaptureClock, ParseError, ParseReport
-from stallscope.ingest.registry import HEAD_BYTES, detect_importer
 from stallscope.ingest.tally import RecordTally
-from stallscope.kit.compression import Compression, decompressing_reader, sniff_compression
-from stallscope.kit.readers import PrefixedReader, read_head
 
 
 @dataclass(slots=True)
@@ -69,18 +66,11 @@ class Inspection:
 
 
 def inspect_stream(name: str, raw: BinaryIO) -> Inspection:
-    compression = (
-        sniff_compression(raw.peek(4)[:4]) if isinstance(raw, io.BufferedReader) else Compression.NONE
-    )
-    stream = decompressing_reader(raw, compression)
-    head = read_head(stream, HEAD_BYTES)
-    importer = detect_importer(head)
-    report = ParseReport()
+    capture = read_stream(name, raw)
     tally = RecordTally()
-    text = io.BufferedReader(PrefixedReader(head, stream), buffer_size=1 << 20)
-    for record in importer.parse(text, report):
+    for record in capture.records():
         tally.add(record)
-    return Inspection(name, importer.name, importer.clock, compression.value, tally, report)
+    return Inspection(name, capture.format, capture.clock, capture.compression.value, tally, capture.report)
 
 
 def _print_text(result: dict[str, Any]) -> None:

@@ -40,6 +40,12 @@ def _where(flt: SampleFilter, time_column: str) -> tuple[str, dict[str, Any]]:
     if flt.end is not None:
         clauses.append(f"{time_column} < :end")
         params["end"] = flt.end
+    if flt.within is not None:
+        offset = f"(extract(microseconds FROM {time_column})::bigint % 1000000)"
+        inside = f"{offset} >= :within_start AND {offset} < :within_end"
+        clauses.append(f"NOT ({inside})" if flt.within.outside else f"({inside})")
+        params["within_start"] = flt.within.start_us
+        params["within_end"] = flt.within.end_us
     return " AND ".join(clauses), params
 
 
@@ -68,7 +74,7 @@ def stack_weights(session: Session, flt: SampleFilter) -> list[tuple[str, int, i
     """
     if flt.source == "off-cpu":
         return _from_off_cpu(session, flt)
-    if flt.start is None and flt.end is None:
+    if flt.is_whole_capture:
         return _from_totals(session, flt)
     if _rollup_pays_off(session, flt):
         return _from_rollup_and_edges(session, flt)
@@ -142,7 +148,8 @@ def _whole_seconds(flt: SampleFilter) -> tuple[datetime, datetime] | None:
 
 def _rollup_pays_off(session: Session, flt: SampleFilter) -> bool:
     return (
-        _whole_seconds(flt) is not None
+        flt.within is None
+        and _whole_seconds(flt) is not None
         and has_timescaledb_session(session)
         and _rollup_is_complete(session, flt.capture_ids)
     )
@@ -207,7 +214,7 @@ def _facet_source(flt: SampleFilter) -> tuple[str, str, str, dict[str, Any]]:
         where, params = _where(flt.model_copy(update={"event": None}), "ts")
         return "events", "count(*)", where + " AND kind = 'off-cpu'", params
     where, params = _where(flt, "ts")
-    if flt.start is None and flt.end is None:
+    if flt.is_whole_capture:
         return "capture_stack_totals", "sum(samples)::bigint", where, params
     return "samples", "count(*)", where, params
 

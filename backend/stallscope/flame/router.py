@@ -14,7 +14,7 @@ from stallscope.deps import SessionDep
 from stallscope.flame import service
 from stallscope.flame.catalog import catalog
 from stallscope.flame.repository import stack_exists
-from stallscope.flame.schemas import FacetsOut, FlameOut, FlameSource, FrameOut, SampleFilter
+from stallscope.flame.schemas import FacetsOut, FlameOut, FlameSource, FrameOut, SampleFilter, WithinSecond
 from stallscope.kit.errors import Invalid, NotFound
 
 router = APIRouter(tags=["flame"])
@@ -39,6 +39,9 @@ def sample_filter(
     state: Annotated[str | None, Query(description="Off-CPU only: one scheduler state, e.g. D")] = None,
     start: Annotated[datetime | None, Query(description="Inclusive, ISO 8601")] = None,
     end: Annotated[datetime | None, Query(description="Exclusive, ISO 8601")] = None,
+    within: Annotated[
+        str | None, Query(description="Offsets in every second, µs: 0-20000, or !0-20000 for outside")
+    ] = None,
 ) -> SampleFilter:
     return SampleFilter(
         capture_ids=parse_capture_ids(captures),
@@ -50,7 +53,17 @@ def sample_filter(
         state=state or None,
         start=start,
         end=end,
+        within=_within(within),
     )
+
+
+def _within(raw: str | None) -> WithinSecond | None:
+    if not raw:
+        return None
+    try:
+        return WithinSecond.parse(raw)
+    except ValueError as exc:
+        raise Invalid(str(exc)) from exc
 
 
 def focus_path(

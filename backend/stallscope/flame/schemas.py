@@ -10,6 +10,37 @@ from pydantic import BaseModel
 FlameSource = Literal["samples", "off-cpu"]
 
 
+class WithinSecond(BaseModel):
+    """A window of offsets inside every wall-clock second, [start_us, end_us), or outside it.
+
+    What a drag over heatmap rows selects: "the first 20 ms of every second" is (0, 20000), and
+    "the rest" of those seconds the same window with `outside=True`.
+    """
+
+    start_us: int
+    end_us: int
+    outside: bool = False
+
+    @classmethod
+    def parse(cls, raw: str) -> WithinSecond:
+        """`0-20000` (inside) or `!0-20000` (outside), microseconds."""
+        text = raw.strip()
+        outside = text.startswith("!")
+        bounds = text.lstrip("!").split("-")
+        try:
+            start_us, end_us = (int(b) for b in bounds)
+        except ValueError as exc:
+            raise ValueError(
+                f"within must look like 0-20000 or !0-20000 (µs in the second), got {raw!r}"
+            ) from exc
+        if not 0 <= start_us < end_us <= 1_000_000:
+            raise ValueError(f"within needs 0 <= start < end <= 1000000 µs, got {raw!r}")
+        return cls(start_us=start_us, end_us=end_us, outside=outside)
+
+    def __str__(self) -> str:
+        return f"{'!' if self.outside else ''}{self.start_us}-{self.end_us}"
+
+
 class SampleFilter(BaseModel):
     """Which samples a view shows; the same filter drives the graph, the folded download and facets.
 
@@ -26,6 +57,12 @@ class SampleFilter(BaseModel):
     comm: str | None = None
     start: datetime | None = None
     end: datetime | None = None
+    within: WithinSecond | None = None
+
+    @property
+    def is_whole_capture(self) -> bool:
+        """No time restriction at all: the ingest-time totals can answer."""
+        return self.start is None and self.end is None and self.within is None
 
 
 class FlameOut(BaseModel):

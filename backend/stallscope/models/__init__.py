@@ -1,5 +1,6 @@
 """Tables, one per module; importing this package registers them all on `Base.metadata`."""
 
+from stallscope.models.annotation import Annotation
 from stallscope.models.base import Base
 from stallscope.models.capture import Capture
 from stallscope.models.capture_stack_total import capture_stack_totals
@@ -10,16 +11,19 @@ from stallscope.models.host import Host
 from stallscope.models.incident import Incident
 from stallscope.models.metric import MetricSeries, metrics
 from stallscope.models.sample import samples
+from stallscope.models.short_link import ShortLink
 from stallscope.models.stack import Stack
 from stallscope.models.upload_token import UploadToken
 
 __all__ = [
+    "Annotation",
     "Base",
     "Capture",
     "Frame",
     "Host",
     "Incident",
     "MetricSeries",
+    "ShortLink",
     "Stack",
     "UploadToken",
     "capture_documents",

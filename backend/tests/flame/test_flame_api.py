@@ -79,6 +79,24 @@ def test_filters_by_process_thread_and_time(api: TestClient, capture_id: int) ->
     assert first_second["total"] == 3_000_000
 
 
+def test_within_keeps_or_drops_offsets_inside_every_second(api: TestClient, capture_id: int) -> None:
+    # cpu-clock offsets in their seconds: 0, 100, 200 ms (scan), 500 (sort), 600, 700 ms (serve).
+    inside = flame(api, capture_id, within="0-150000")
+    assert inside["total"] == 2_000_000
+    assert names(inside["root"]) == {"db": 2_000_000}
+    outside = flame(api, capture_id, within="!0-150000")
+    assert outside["total"] == 4_000_000
+    assert names(outside["root"]) == {"db": 2_000_000, "web": 2_000_000}
+    windowed = flame(api, capture_id, within="550000-1000000", start="1970-01-01T00:01:41Z")
+    assert names(windowed["root"]) == {"web": 2_000_000}
+
+
+def test_malformed_within_is_a_clear_422(api: TestClient, capture_id: int) -> None:
+    response = api.get("/api/flame", params={"captures": str(capture_id), "within": "20-10"})
+    assert response.status_code == 422
+    assert "within" in response.json()["detail"]
+
+
 def test_focus_returns_the_subtree_with_a_fresh_budget(api: TestClient, capture_id: int) -> None:
     result = flame(api, capture_id, focus=json.dumps(["db", "main", "query"]))
     assert result["root"]["name"] == "query"

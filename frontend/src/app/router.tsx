@@ -1,9 +1,13 @@
 import { createBrowserRouter } from 'react-router';
 import { IncidentPage } from '../features/captures/IncidentPage';
+import { DiffPage } from '../features/diff/DiffPage';
 import { EventsPage } from '../features/events/EventsPage';
 import { FlamePage } from '../features/flame/FlamePage';
+import { HeatmapPage } from '../features/heatmap/HeatmapPage';
 import { MetricsPage } from '../features/metrics/MetricsPage';
 import { SnapshotPage } from '../features/snapshot/SnapshotPage';
+import { ThreadsPage } from '../features/threads/ThreadsPage';
+import { TimelinePage } from '../features/timeline/TimelinePage';
 import { TokensPage } from '../features/tokens/TokensPage';
 import { IncidentListPage } from '../features/incidents/IncidentListPage';
 import { Layout } from './Layout';
@@ -15,7 +19,11 @@ export const router = createBrowserRouter([
     children: [
       { index: true, element: <IncidentListPage /> },
       { path: 'incidents/:id', element: <IncidentPage /> },
+      { path: 'timeline', element: <TimelinePage /> },
       { path: 'flame', element: <FlamePage /> },
+      { path: 'diff', element: <DiffPage /> },
+      { path: 'threads', element: <ThreadsPage /> },
+      { path: 'heatmap', element: <HeatmapPage /> },
       { path: 'events', element: <EventsPage /> },
       { path: 'metrics', element: <MetricsPage /> },
       { path: 'captures/:id/snapshot', element: <SnapshotPage /> },

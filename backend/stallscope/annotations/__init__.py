@@ -1,0 +1,1 @@
+"""Free-text notes pinned to a time in an incident."""

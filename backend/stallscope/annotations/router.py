@@ -1,0 +1,7 @@
+"""HTTP routes (placeholder until the feature lands)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+router = APIRouter(tags=["annotations"])

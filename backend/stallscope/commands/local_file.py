@@ -1,0 +1,59 @@
+"""A capture file on disk, read by the same importers the server runs, for the offline commands.
+
+`stallscope inspect|diff|threads|heatmap` work without a server: they detect the format, decompress
+and stream the records here, then call the same pure analysis the API uses.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO
+
+from stallscope.ingest.model import CaptureClock, ParseReport, Record
+from stallscope.ingest.registry import HEAD_BYTES, Importer, detect_importer
+from stallscope.kit.compression import Compression, decompressing_reader, sniff_compression
+from stallscope.kit.readers import PrefixedReader, read_head
+
+
+@dataclass(slots=True)
+class LocalCapture:
+    """An open capture: iterate `records()` once; `report` fills in as it goes."""
+
+    name: str
+    importer: Importer
+    compression: Compression
+    report: ParseReport
+    _text: BinaryIO
+
+    @property
+    def format(self) -> str:
+        return self.importer.name
+
+    @property
+    def clock(self) -> CaptureClock:
+        return self.importer.clock
+
+    def records(self) -> Iterator[Record]:
+        return self.importer.parse(self._text, self.report)
+
+
+def read_stream(name: str, raw: BinaryIO) -> LocalCapture:
+    """Sniff compression and format of `raw`; raises ParseError when no importer accepts it."""
+    compression = (
+        sniff_compression(raw.peek(4)[:4]) if isinstance(raw, io.BufferedReader) else Compression.NONE
+    )
+    stream = decompressing_reader(raw, compression)
+    head = read_head(stream, HEAD_BYTES)
+    importer = detect_importer(head)
+    text = io.BufferedReader(PrefixedReader(head, stream), buffer_size=1 << 20)
+    return LocalCapture(name, importer, compression, ParseReport(), text)
+
+
+@contextmanager
+def open_local_capture(path: Path) -> Iterator[LocalCapture]:
+    with open(path, "rb") as raw:
+        yield read_stream(str(path), raw)

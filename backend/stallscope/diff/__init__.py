@@ -1,0 +1,1 @@
+"""Differential flame graphs: B against A, computed on the server from stored stacks."""

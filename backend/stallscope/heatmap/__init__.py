@@ -1,0 +1,1 @@
+"""Sub-second heatmaps: seconds across, offset within the second down."""

@@ -1,0 +1,1 @@
+"""Short links to saved views, and the redirect that opens them."""

@@ -1,0 +1,1 @@
+"""Thread-state breakdowns: time and share per thread in each scheduler state."""
