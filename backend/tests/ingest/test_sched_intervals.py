@@ -70,6 +70,7 @@ def test_switch_pair_wakeup_and_on_cpu() -> None:
     assert [f.name for f in off.stack] == list(reversed(SCHEDULE))  # root first
     assert off.attrs == {
         "wakeup_ns": 1_500_000_000,
+        "wakeup_delay_ns": 500_000_000,
         "waker_comm": "main",
         "wakeup_in_interrupt": False,
         "resumed_cpu": 1,

@@ -122,6 +122,7 @@ export function flameParams(q: FlameQuery): URLSearchParams {
   if (q.comm) p.set('comm', q.comm);
   if (q.start) p.set('start', q.start);
   if (q.end) p.set('end', q.end);
+  if (q.within) p.set('within', q.within);
   return p;
 }
 

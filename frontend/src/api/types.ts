@@ -152,6 +152,8 @@ export interface FlameQuery {
   start?: string | undefined;
   /** UTC ISO-8601 */
   end?: string | undefined;
+  /** Offsets inside every second, µs: `0-20000`, or `!0-20000` for outside them. */
+  within?: string | undefined;
   focus?: string[] | undefined;
 }
 

@@ -170,6 +170,9 @@ class Tracker:
         attrs: dict[str, object] = {}
         if off.wakeup_ns is not None:
             attrs["wakeup_ns"] = off.wakeup_ns
+            # Relative, so it survives clock alignment and shifts: the split between blocked and
+            # runnable (waiting for a CPU) time that thread-state breakdowns and latencies need.
+            attrs["wakeup_delay_ns"] = off.wakeup_ns - off.start_ns
             attrs["waker_comm"] = off.waker_comm
             attrs["wakeup_in_interrupt"] = off.wakeup_in_interrupt
         if resumed_cpu is not None:

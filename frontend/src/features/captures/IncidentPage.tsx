@@ -79,6 +79,11 @@ function IncidentView({ id }: { id: number }) {
           <h2>Captures</h2>
           {working > 0 ? <span className="muted small live-dot">{working} being parsed — refreshing every second</span> : null}
           <div className="spacer" />
+          {list.length > 0 ? (
+            <Link className="btn" to={`/timeline?incident=${id}`} data-testid="open-timeline">
+              Investigate: timeline, threads, heatmap
+            </Link>
+          ) : null}
           {sampled.length > 0 ? (
             <Link
               className="btn btn--primary"

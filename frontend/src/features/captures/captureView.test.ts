@@ -42,7 +42,7 @@ describe('time span', () => {
 describe('capture links', () => {
   const first = (c: Capture): string => captureLinks(c)[0]?.href ?? '';
   it('opens the plain view for the kind of records', () => {
-    expect(first(cap({ sample_count: 10, record_counts: { samples: 10 } }))).toMatch(/^\/flame\?v=2&incident=1&captures=1$/);
+    expect(first(cap({ sample_count: 10, record_counts: { samples: 10 } }))).toMatch(/^\/flame\?v=3&incident=1&captures=1$/);
     expect(first(cap({ format: 'perf-sched', record_counts: { 'events.off-cpu': 5 } }))).toMatch(/^\/flame\?.*source=off-cpu/);
     expect(first(cap({ format: 'perf-trace', record_counts: { events: 5, 'events.syscall': 5 } }))).toBe('/events?v=1&incident=1&captures=1&kind=syscall');
     expect(first(cap({ format: 'sysstat', record_counts: { metric_points: 9, metric_series: 3 } }))).toBe('/metrics?v=1&incident=1&captures=1');

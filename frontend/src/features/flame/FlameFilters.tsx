@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import type { Facets } from '../../api/types';
 import { formatCount, formatDurationSeconds, formatPercent, share, spanSeconds } from '../../shared/units';
+import { epochUsFromIso, type EpochUs } from '../../shared/selection';
 import type { FlameViewState } from './urlState';
 
 interface Props {
@@ -12,6 +13,10 @@ interface Props {
   states: string[];
   onChange: (patch: Partial<FlameViewState>) => void;
 }
+
+/** An absolute time as seconds from the captures' start, to µs, for the range inputs. */
+const offsetSeconds = (us: EpochUs | null, originUs: EpochUs | null): number | null =>
+  us === null || originUs === null ? null : Math.round(us - originUs) / 1e6;
 
 const processValue = (pid: number | null, comm: string): string => JSON.stringify([pid, comm]);
 
@@ -30,6 +35,7 @@ const STATE_NAMES: Record<string, string> = {
 
 export function FlameFilters({ view, facets, currentEvent, states, onChange }: Props) {
   const id = useId();
+  const originUs = facets?.time_start ? epochUsFromIso(facets.time_start) : null;
   const events = facets?.events ?? [];
   const processes = [...(facets?.processes ?? [])].sort((a, b) => b.samples - a.samples);
   const totalSamples = processes.reduce((s, p) => s + p.samples, 0);
@@ -123,12 +129,17 @@ export function FlameFilters({ view, facets, currentEvent, states, onChange }: P
       </label>
 
       <TimeRange
-        key={`${view.start ?? ''}/${view.end ?? ''}`}
+        key={`${view.fromUs ?? ''}/${view.toUs ?? ''}/${facets?.time_start ?? ''}`}
         id={id}
-        start={view.start}
-        end={view.end}
+        start={offsetSeconds(view.fromUs, originUs)}
+        end={offsetSeconds(view.toUs, originUs)}
         span={spanSeconds(facets?.time_start ?? null, facets?.time_end ?? null)}
-        onApply={(start, end) => onChange({ start, end })}
+        onApply={(start, end) =>
+          onChange({
+            fromUs: start === null || originUs === null ? null : originUs + Math.round(start * 1e6),
+            toUs: end === null || originUs === null ? null : originUs + Math.round(end * 1e6),
+          })
+        }
       />
     </div>
   );

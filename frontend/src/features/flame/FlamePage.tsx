@@ -1,8 +1,12 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { foldedUrl } from '../../api/endpoints';
 import { EmptyState } from '../../shared/components/EmptyState';
+import { ViewTabs } from '../../shared/components/ViewTabs';
+import { useSelectionCaptures } from '../captures/selectionCaptures';
+import { epochUsFromIso } from '../../shared/selection';
+import { SelectionChips } from '../../shared/components/SelectionChips';
 import { ErrorBanner } from '../../shared/components/ErrorBanner';
 import { useDocumentTitle } from '../../shared/hooks/useDocumentTitle';
 import { useEscape } from '../../shared/hooks/useHotkeys';
@@ -31,18 +35,33 @@ export function FlamePage() {
    */
   const setView = (patch: Partial<FlameViewState>, push = false) =>
     setParams(patchFlameState(window.location.search, patch), { replace: !push });
+  const captures = useSelectionCaptures(view, view.source === 'off-cpu' ? 'off-cpu' : 'samples');
 
-  if (view.captures.length === 0) {
+  if (captures.ids.length === 0) {
     return (
-      <EmptyState title="No captures selected">
-        <p>
-          Open a flame graph from an incident’s captures table: per capture, or for several selected ones.{' '}
-          {view.incident !== null ? <Link to={`/incidents/${view.incident}`}>Back to incident #{view.incident}</Link> : <Link to="/">Incidents</Link>}
-        </p>
-      </EmptyState>
+      <>
+        {view.incident !== null ? <ViewTabs /> : null}
+        {captures.error ? <ErrorBanner title="Could not load the incident's captures." error={captures.error} /> : null}
+        {captures.pending ? (
+          <div className="flame-placeholder muted">Loading captures…</div>
+        ) : (
+          <EmptyState title={view.incident !== null ? 'No parsed captures with this data yet' : 'No captures selected'}>
+            <p>
+              {view.source === 'off-cpu'
+                ? 'Off-CPU flame graphs need a scheduler capture (perf sched events or the collector’s --offcpu). '
+                : 'Flame graphs need CPU samples (perf script output, collapsed stacks or the collector’s --cpu). '}
+              {view.incident !== null ? (
+                <Link to={`/incidents/${view.incident}`}>Upload to incident #{view.incident}</Link>
+              ) : (
+                <Link to="/">Pick an incident</Link>
+              )}
+            </p>
+          </EmptyState>
+        )}
+      </>
     );
   }
-  return <FlameView view={view} warnings={warnings} setView={setView} />;
+  return <FlameView view={{ ...view, captures: captures.ids }} warnings={warnings} setView={setView} />;
 }
 
 function FlameView({
@@ -57,7 +76,16 @@ function FlameView({
   const offcpu = view.source === 'off-cpu';
   const facets = useQuery(facetsQuery(view.captures, offcpu ? 'off-cpu' : undefined, offcpu ? (view.state ?? undefined) : undefined));
   const timeReady = !needsTimeStart(view) || facets.data !== undefined || facets.isError;
-  const q = toFlameQuery(view, facets.data?.time_start ?? null);
+  const timeStart = facets.data?.time_start ?? null;
+  const q = toFlameQuery(view, timeStart);
+  // Old links carry offsets from the captures' start: once that start is known, store absolute times.
+  useEffect(() => {
+    if (!needsTimeStart(view) || timeStart === null) return;
+    const origin = epochUsFromIso(timeStart);
+    if (origin === null) return;
+    const at = (offset: number | null) => (offset === null ? null : origin + Math.round(offset * 1e6));
+    setView({ fromUs: at(view.legacyStart), toUs: at(view.legacyEnd), legacyStart: null, legacyEnd: null });
+  }, [view, timeStart, setView]);
   const base = useQuery({ ...flameQuery(q), enabled: timeReady, placeholderData: keepPreviousData });
   const zoomed = useZoomedTree(q, view.zoom, timeReady);
   const tree = zoomed.data?.tree ?? base.data?.root;
@@ -91,6 +119,7 @@ function FlameView({
 
   return (
     <div className="stack flame-page">
+      {view.incident !== null ? <ViewTabs /> : null}
       <nav className="crumbs">
         <Link to="/">Incidents</Link> <span aria-hidden="true">›</span>{' '}
         {view.incident !== null ? (
@@ -102,6 +131,8 @@ function FlameView({
           {offcpu ? 'off-CPU flame graph' : 'flame graph'} of {view.captures.length === 1 ? 'capture' : 'captures'} {view.captures.map((c) => `#${c}`).join(', ')}
         </span>
       </nav>
+
+      <SelectionChips selection={view} onClear={(patch) => setView(patch)} />
 
       {warnings.map((w) => (
         <div key={w} className="banner banner--info">
@@ -199,7 +230,7 @@ function FlameView({
             <button
               type="button"
               className="btn"
-              onClick={() => setView({ pid: null, tid: null, comm: null, start: null, end: null, state: null })}
+              onClick={() => setView({ pid: null, tid: null, comm: null, fromUs: null, toUs: null, within: null, state: null })}
             >
               Clear filters
             </button>

@@ -4,9 +4,15 @@ import { foldedFileName, needsTimeStart, toFlameQuery } from './flameQuery';
 import { EMPTY_VIEW } from './urlState';
 
 describe('toFlameQuery', () => {
-  const view = { ...EMPTY_VIEW, captures: [2, 1], event: 'cpu-clock', pid: 42, comm: 'java', start: 1.5, end: 10 };
+  const view = { ...EMPTY_VIEW, captures: [2, 1], event: 'cpu-clock', pid: 42, comm: 'java', legacyStart: 1.5, legacyEnd: 10 };
 
-  it('turns offsets into absolute UTC times', () => {
+  it('sends absolute times with microseconds, and the within-second band', () => {
+    const t0 = Date.UTC(2026, 0, 1) * 1000;
+    const q = toFlameQuery({ ...EMPTY_VIEW, captures: [1], fromUs: t0 + 1, toUs: t0 + 2_000_000, within: { startUs: 0, endUs: 5, outside: true } }, null);
+    expect(q).toEqual({ captures: [1], start: '2026-01-01T00:00:00.000001Z', end: '2026-01-01T00:00:02.000000Z', within: '!0-5' });
+  });
+
+  it('turns offsets of old links into absolute UTC times', () => {
     const q = toFlameQuery(view, '2026-01-01T00:00:00Z');
     expect(q).toEqual({
       captures: [1, 2],

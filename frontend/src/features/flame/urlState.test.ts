@@ -10,8 +10,12 @@ const full: FlameViewState = {
   pid: 15285,
   tid: 15286,
   comm: 'java-worker #1',
-  start: 1.25,
-  end: 19.5,
+  hosts: ['db-1'],
+  fromUs: Date.UTC(2026, 10, 21, 8, 0, 1) * 1000 + 250,
+  toUs: Date.UTC(2026, 10, 21, 8, 0, 19) * 1000 + 500_000,
+  within: { startUs: 0, endUs: 20_000, outside: false },
+  legacyStart: null,
+  legacyEnd: null,
   search: 'operator<< & [unknown] ( 100% +',
   zoom: [
     'java',
@@ -67,9 +71,25 @@ describe('flame URL state', () => {
     const { state, warnings } = decodeFlameState('v=1&captures=1,x,1,-2&pid=abc&start=zz&end=2.5');
     expect(state.captures).toEqual([1]);
     expect(state.pid).toBeNull();
-    expect(state.start).toBeNull();
-    expect(state.end).toBe(2.5);
+    expect(state.legacyStart).toBeNull();
+    expect(state.legacyEnd).toBe(2.5);
     expect(warnings).toHaveLength(4);
+  });
+
+  it('keeps the offsets of version-2 links aside until the captures start is known', () => {
+    const { state, warnings } = decodeFlameState('v=2&captures=1&start=1.5&end=3');
+    expect(warnings).toEqual([]);
+    expect([state.legacyStart, state.legacyEnd, state.fromUs, state.toUs]).toEqual([1.5, 3, null, null]);
+    const again = decodeFlameState(encodeFlameState(state)).state;
+    expect([again.legacyStart, again.legacyEnd]).toEqual([1.5, 3]);
+  });
+
+  it('shares the selection keys with every other view', () => {
+    const p = encodeFlameState(full);
+    expect(p.get('from')).toBe('2026-11-21T08:00:01.000250Z');
+    expect(p.get('within')).toBe('0-20000');
+    expect(p.get('hosts')).toBe('db-1');
+    expect(p.has('start')).toBe(false);
   });
 
   it('builds hrefs for links into the page', () => {
@@ -84,10 +104,10 @@ describe('flame URL state', () => {
     expect(decodeFlameState(patchFlameState(`?${now.toString()}`, { zoom: [] })).state.search).toBe('rec_a');
   });
 
-  it('round-trips the off-CPU source and state (version 2)', () => {
+  it('round-trips the off-CPU source and state', () => {
     const off: FlameViewState = { ...EMPTY_VIEW, captures: [5], source: 'off-cpu', state: 'D', zoom: ['postgres'] };
     const p = encodeFlameState(off);
-    expect(p.get('v')).toBe('2');
+    expect(p.get('v')).toBe(String(URL_STATE_VERSION));
     expect(p.get('source')).toBe('off-cpu');
     expect(decodeFlameState(p)).toEqual({ state: off, warnings: [] });
   });

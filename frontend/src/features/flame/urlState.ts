@@ -1,3 +1,5 @@
+import { EMPTY_SELECTION, readSelection, writeSelection, type Selection } from '../../shared/selection';
+
 /**
  * The whole flame-graph view lives in the URL so a copied link reproduces it. Versioned (`v`), with
  * upgraders from older versions, after firefox-devtools/profiler's url-handling.
@@ -6,41 +8,37 @@
 /**
  * 1: captures, event, pid/tid/comm, start/end, q, zoom.
  * 2: adds `source` (absent = CPU samples, `off-cpu` = blocked time) and `state` (scheduler state).
+ * 3: the shared selection (shared/selection.ts): absolute `from`/`to` replace `start`/`end` (seconds
+ *    from the captures' start), and `hosts` and `within` join it.
  */
-export const URL_STATE_VERSION = 2;
+export const URL_STATE_VERSION = 3;
 
 export const FLAME_SOURCES = ['cpu', 'off-cpu'] as const;
 export type FlameSource = (typeof FLAME_SOURCES)[number];
 
-export interface FlameViewState {
-  incident: number | null;
-  captures: number[];
+export interface FlameViewState extends Selection {
   source: FlameSource;
   /** Off-CPU only: S, D, R, … (null = all states). */
   state: string | null;
   event: string | null;
-  pid: number | null;
-  tid: number | null;
-  comm: string | null;
-  /** Seconds from the start of the selected captures. */
-  start: number | null;
-  end: number | null;
+  /**
+   * Seconds from the start of the selected captures, from version 1–2 links: they can only be made
+   * absolute once the captures' start is known, and are then rewritten as `from`/`to`.
+   */
+  legacyStart: number | null;
+  legacyEnd: number | null;
   search: string;
   /** Frame names from below the root ("all") down to the zoomed frame; [] = not zoomed. */
   zoom: string[];
 }
 
 export const EMPTY_VIEW: FlameViewState = {
-  incident: null,
-  captures: [],
+  ...EMPTY_SELECTION,
   source: 'cpu',
   state: null,
   event: null,
-  pid: null,
-  tid: null,
-  comm: null,
-  start: null,
-  end: null,
+  legacyStart: null,
+  legacyEnd: null,
   search: '',
   zoom: [],
 };
@@ -57,21 +55,28 @@ const UPGRADERS: Record<number, (p: URLSearchParams) => void> = {
   0: () => undefined,
   // Version 1 only had CPU-sample flame graphs, which is what an absent `source` means.
   1: () => undefined,
+  // Relative `start`/`end` need the captures' start time: kept aside as legacy offsets (decode).
+  2: (p) => {
+    for (const [from, to] of [
+      ['start', 'legacy_start'],
+      ['end', 'legacy_end'],
+    ] as const) {
+      const value = p.get(from);
+      p.delete(from);
+      if (value !== null) p.set(to, value);
+    }
+  },
 };
 
 export function encodeFlameState(s: FlameViewState): URLSearchParams {
   const p = new URLSearchParams();
   p.set('v', String(URL_STATE_VERSION));
-  if (s.incident !== null) p.set('incident', String(s.incident));
-  if (s.captures.length > 0) p.set('captures', s.captures.join(','));
+  writeSelection(p, s);
   if (s.source !== 'cpu') p.set('source', s.source);
   if (s.source !== 'cpu' && s.state) p.set('state', s.state);
   if (s.event) p.set('event', s.event);
-  if (s.pid !== null) p.set('pid', String(s.pid));
-  if (s.tid !== null) p.set('tid', String(s.tid));
-  if (s.comm) p.set('comm', s.comm);
-  if (s.start !== null) p.set('start', String(s.start));
-  if (s.end !== null) p.set('end', String(s.end));
+  if (s.legacyStart !== null) p.set('legacy_start', String(s.legacyStart));
+  if (s.legacyEnd !== null) p.set('legacy_end', String(s.legacyEnd));
   if (s.search) p.set('q', s.search);
   for (const name of s.zoom) p.append('zoom', name);
   return p;
@@ -93,50 +98,30 @@ export function decodeFlameState(input: URLSearchParams | string): DecodedView {
   }
   for (let v = version; v < URL_STATE_VERSION; v += 1) UPGRADERS[v]?.(p);
 
-  const int = (name: string): number | null => {
-    const raw = p.get(name);
-    if (raw === null || raw === '') return null;
-    const n = Number(raw);
-    if (!Number.isInteger(n)) {
-      warnings.push(`Ignored ${name}="${raw}": not a whole number.`);
-      return null;
-    }
-    return n;
-  };
+  const { selection, warnings: selectionWarnings } = readSelection(p);
+  warnings.push(...selectionWarnings);
   const seconds = (name: string): number | null => {
     const raw = p.get(name);
     if (raw === null || raw === '') return null;
     const n = Number(raw);
     if (!Number.isFinite(n)) {
-      warnings.push(`Ignored ${name}="${raw}": not a number of seconds.`);
+      warnings.push(`Ignored ${name.replace('legacy_', '')}="${raw}": not a number of seconds.`);
       return null;
     }
     return n;
   };
-  const captures: number[] = [];
-  for (const part of (p.get('captures') ?? '').split(',')) {
-    if (part.trim() === '') continue;
-    const n = Number(part);
-    if (Number.isInteger(n) && n > 0) {
-      if (!captures.includes(n)) captures.push(n);
-    } else warnings.push(`Ignored capture id "${part}".`);
-  }
   const rawSource = p.get('source');
   let source: FlameSource = 'cpu';
   if (rawSource === 'off-cpu') source = 'off-cpu';
   else if (rawSource !== null && rawSource !== '' && rawSource !== 'cpu') warnings.push(`Unknown source "${rawSource}"; showing CPU samples.`);
   return {
     state: {
-      incident: int('incident'),
-      captures,
+      ...selection,
       source,
       state: source === 'off-cpu' ? p.get('state') || null : null,
       event: p.get('event') || null,
-      pid: int('pid'),
-      tid: int('tid'),
-      comm: p.get('comm') || null,
-      start: seconds('start'),
-      end: seconds('end'),
+      legacyStart: seconds('legacy_start'),
+      legacyEnd: seconds('legacy_end'),
       search: p.get('q') ?? '',
       zoom: p.getAll('zoom'),
     },
