@@ -36,9 +36,13 @@ ThreadKey = tuple[int | None, int, str]
 
 
 def state_category(state: str | None) -> str:
-    """The breakdown's category of a kernel task state letter (`R+` and `D|K` included)."""
+    """The breakdown's category of a kernel task state letter (`R+` and `D|K` included).
+
+    I (TASK_IDLE: a kernel thread waiting for work) is a sleep: it blocks nobody and does not count
+    in the load average, unlike D.
+    """
     letter = (state or "?")[:1]
-    if letter == "S":
+    if letter in ("S", "I"):
         return SLEEPING
     if letter == "D":
         return UNINTERRUPTIBLE
@@ -256,41 +260,51 @@ def latency_of(waits: list[int]) -> Latency:
     return Latency(len(ordered), p50, p90, p99, ordered[-1])
 
 
+def tick_category(letter: str) -> str:
+    """/proc's R is running or waiting for a CPU: the sampler cannot tell them apart."""
+    return RUNNING if letter[:1] == "R" else state_category(letter)
+
+
 class TickAccumulator:
     """Per-thread states sampled every `interval_ns` (the /proc sampler's `thread.state` series)."""
 
     def __init__(self, interval_ns: int, window: Window = Window()) -> None:
         self.interval_ns = interval_ns
         self.window = window
-        self._ticks: dict[ThreadKey, Counter[str]] = {}
+        self._ns: dict[ThreadKey, Counter[str]] = {}
+        self._ticks: Counter[ThreadKey] = Counter()
 
-    def add(self, key: ThreadKey, time_ns: int, state: str, ticks: int = 1) -> None:
+    def add(
+        self, key: ThreadKey, time_ns: int, state: str, ticks: int = 1, interval_ns: int | None = None
+    ) -> None:
+        """`ticks` samples in `state`; captures sampled at other rates pass their own interval."""
         if not self.window.contains(time_ns):
             return
-        counter = self._ticks.get(key)
+        counter = self._ns.get(key)
         if counter is None:
-            counter = self._ticks[key] = Counter()
-        counter[state] += ticks
+            counter = self._ns[key] = Counter()
+        counter[state] += ticks * (interval_ns or self.interval_ns)
+        self._ticks[key] += ticks
 
     def result(self) -> list[ThreadStates]:
         out = []
-        for (pid, tid, comm), ticks in self._ticks.items():
+        for (pid, tid, comm), by_letter in self._ns.items():
             state_ns = dict.fromkeys(STATES, 0)
             other: Counter[str] = Counter()
-            for letter, n in ticks.items():
-                category = RUNNING if letter[:1] == "R" else state_category(letter)
-                state_ns[category] += n * self.interval_ns
+            for letter, ns in by_letter.items():
+                category = tick_category(letter)
+                state_ns[category] += ns
                 if category == OTHER:
-                    other[letter[:1]] += n * self.interval_ns
+                    other[letter[:1]] += ns
             out.append(
                 ThreadStates(
                     pid=pid,
                     tid=tid,
                     comm=comm,
-                    wall_ns=sum(ticks.values()) * self.interval_ns,
+                    wall_ns=sum(by_letter.values()),
                     state_ns=state_ns,
                     other_states=dict(other),
-                    intervals=sum(ticks.values()),
+                    intervals=self._ticks[(pid, tid, comm)],
                     latency=Latency(),
                     wakers=[],
                     top_stacks={},

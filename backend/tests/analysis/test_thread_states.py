@@ -23,10 +23,10 @@ B = (1, 2, "b")
 
 
 def feed_a(acc: SchedAccumulator) -> None:
-    """Thread a, 0–100 ms:
+    """Thread a, 0-100 ms:
 
-    run 0–10 | S 10–35, runnable 35–40 (woken by b) | run 40–50 | D 50–68, runnable 68–70 |
-    run 70–80 | preempted 80–85 | run 85–100
+    run 0-10 | S 10-35, runnable 35-40 (woken by b) | run 40-50 | D 50-68, runnable 68-70 |
+    run 70-80 | preempted 80-85 | run 85-100
     """
     acc.on_cpu(A, 0, 10 * MS)
     acc.off_cpu(A, 10 * MS, 30 * MS, "S", 25 * MS, waker=(2, "b"), stack="futex_wait")
@@ -64,7 +64,12 @@ def test_scheduler_latency_wakers_and_blocking_stacks() -> None:
     acc = SchedAccumulator()
     feed_a(acc)
     a = only(acc.result(), 1)
-    assert (a.latency.count, a.latency.p50_ns, a.latency.p99_ns, a.latency.max_ns) == (3, 5 * MS, 5 * MS, 5 * MS)
+    assert (a.latency.count, a.latency.p50_ns, a.latency.p99_ns, a.latency.max_ns) == (
+        3,
+        5 * MS,
+        5 * MS,
+        5 * MS,
+    )
     assert a.wakers == [(2, "b", 1), (0, "swapper/0", 1)]
     assert a.top_stacks[SLEEPING].stack == "futex_wait"
     assert a.top_stacks[UNINTERRUPTIBLE].ns == 18 * MS
@@ -79,7 +84,7 @@ def test_a_window_clips_intervals_and_the_wall_time() -> None:
     assert (a.state_ns[RUNNING], a.state_ns[SLEEPING], a.state_ns[RUNNABLE]) == (10 * MS, 15 * MS, 5 * MS)
     assert a.state_ns[UNINTERRUPTIBLE] == 10 * MS
     assert a.state_ns[UNKNOWN] == 0
-    assert a.latency.count == 1  # the wait at 35–40 ms; the one at 68–70 ms is after the window
+    assert a.latency.count == 1  # the wait at 35-40 ms; the one at 68-70 ms is after the window
 
 
 def test_unclosed_intervals_count_what_is_known_and_leave_the_rest_unknown() -> None:
@@ -122,7 +127,11 @@ def test_ticks_from_the_proc_sampler() -> None:
     acc.add(A, 2000 * MS, "R")  # outside the window
     (a,) = acc.result()
     assert a.wall_ns == 200 * MS
-    assert (a.state_ns[RUNNING], a.state_ns[SLEEPING], a.state_ns[UNINTERRUPTIBLE]) == (100 * MS, 50 * MS, 50 * MS)
+    assert (a.state_ns[RUNNING], a.state_ns[SLEEPING], a.state_ns[UNINTERRUPTIBLE]) == (
+        100 * MS,
+        50 * MS,
+        50 * MS,
+    )
     assert set(a.state_ns) == set(STATES)
 
 

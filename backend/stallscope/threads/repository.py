@@ -1,0 +1,149 @@
+"""SQL for thread states: scheduler intervals streamed in time order, /proc sampler ticks counted.
+
+Rows are streamed, not loaded: a busy capture holds a million intervals, and the accounting reads
+each once. Times come out as epoch microseconds (exact in SQL's numeric), durations as stored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import text
+from sqlalchemy.orm import Session
+
+STREAM_BATCH = 20_000
+
+
+@dataclass(frozen=True, slots=True)
+class ThreadFilter:
+    capture_ids: list[int]
+    start: datetime | None = None
+    end: datetime | None = None
+    pid: int | None = None
+    tid: int | None = None
+    comm: str | None = None
+
+
+def _where(flt: ThreadFilter, prefix: str = "") -> tuple[str, dict[str, Any]]:
+    clauses = [f"{prefix}capture_id = ANY(:ids)"]
+    params: dict[str, Any] = {"ids": flt.capture_ids}
+    for column in ("pid", "tid", "comm"):
+        value = getattr(flt, column)
+        if value is not None:
+            clauses.append(f"{column} = :{column}")
+            params[column] = value
+    return " AND ".join(clauses), params
+
+
+def has_sched_intervals(session: Session, capture_ids: list[int]) -> bool:
+    row = session.execute(
+        text("SELECT 1 FROM events WHERE capture_id = ANY(:ids) AND kind IN ('off-cpu', 'on-cpu') LIMIT 1"),
+        {"ids": capture_ids},
+    ).first()
+    return row is not None
+
+
+SchedRow = tuple[
+    int | None, int, str, str, str | None, int, int | None, int | None, int | None, str | None, int | None
+]
+"""pid, tid, comm, kind, state, start µs, duration ns, wakeup delay ns, waker tid, waker comm, stack id."""
+
+
+def sched_rows(session: Session, flt: ThreadFilter) -> Iterator[SchedRow]:
+    """Intervals overlapping the filter's range; one that began before it and is still open counts."""
+    where, params = _where(flt)
+    if flt.end is not None:
+        where += " AND ts < :end"
+        params["end"] = flt.end
+    if flt.start is not None:
+        reach = "coalesce(duration_ns, (attrs->>'wakeup_delay_ns')::bigint, 0)"
+        where += f" AND (ts >= :start OR ts + ({reach} / 1000) * interval '1 microsecond' >= :start)"
+        params["start"] = flt.start
+    sql = (
+        "SELECT pid, tid, comm, kind, state, (extract(epoch FROM ts) * 1000000)::bigint, duration_ns, "
+        "(attrs->>'wakeup_delay_ns')::bigint, waker_tid, attrs->>'waker_comm', stack_id "
+        f"FROM events WHERE {where} AND kind IN ('off-cpu', 'on-cpu')"
+    )
+    result = session.execute(text(sql).execution_options(stream_results=True, yield_per=STREAM_BATCH), params)
+    for row in result:
+        yield tuple(row)
+
+
+TickRow = tuple[int | None, int, str, str, int, int, int]
+"""pid, tid, comm, state letter, capture id, ticks, first tick µs."""
+
+
+def tick_counts(session: Session, flt: ThreadFilter) -> list[TickRow]:
+    """Ticks per thread and state from the /proc sampler's `thread.state` series."""
+    clauses = ["s.capture_id = ANY(:ids)", "s.name = 'thread.state'"]
+    params: dict[str, Any] = {"ids": flt.capture_ids}
+    for column in ("pid", "tid"):
+        value = getattr(flt, column)
+        if value is not None:
+            clauses.append(f"s.labels->>'{column}' = :{column}")
+            params[column] = str(value)
+    if flt.comm is not None:
+        clauses.append("s.labels->>'comm' = :comm")
+        params["comm"] = flt.comm
+    if flt.start is not None:
+        clauses.append("m.ts >= :start")
+        params["start"] = flt.start
+    if flt.end is not None:
+        clauses.append("m.ts < :end")
+        params["end"] = flt.end
+    sql = (
+        "SELECT s.labels->>'pid', s.labels->>'tid', s.labels->>'comm', s.labels->>'state', s.capture_id, "
+        "count(*), (extract(epoch FROM min(m.ts)) * 1000000)::bigint "
+        "FROM metric_series s JOIN metrics m ON m.series_id = s.id AND m.capture_id = s.capture_id "
+        f"WHERE {' AND '.join(clauses)} GROUP BY s.id"
+    )
+    out: list[TickRow] = []
+    for pid, tid, comm, state, capture_id, n, first_us in session.execute(text(sql), params):
+        if tid is None or not str(tid).isdigit():
+            continue
+        out.append(
+            (
+                int(pid) if pid and pid.isdigit() else None,
+                int(tid),
+                comm or "?",
+                state or "?",
+                capture_id,
+                n,
+                first_us,
+            )
+        )
+    return out
+
+
+def tick_times(session: Session, flt: ThreadFilter) -> Iterator[tuple[str, int, int]]:
+    """(state letter, capture id, tick µs) of one thread's samples, for its strip."""
+    where = ["s.capture_id = ANY(:ids)", "s.name = 'thread.state'", "s.labels->>'tid' = :tid"]
+    params: dict[str, Any] = {"ids": flt.capture_ids, "tid": str(flt.tid)}
+    if flt.start is not None:
+        where.append("m.ts >= :start")
+        params["start"] = flt.start
+    if flt.end is not None:
+        where.append("m.ts < :end")
+        params["end"] = flt.end
+    sql = (
+        "SELECT s.labels->>'state', s.capture_id, (extract(epoch FROM m.ts) * 1000000)::bigint "
+        "FROM metric_series s JOIN metrics m ON m.series_id = s.id AND m.capture_id = s.capture_id "
+        f"WHERE {' AND '.join(where)}"
+    )
+    for state, capture_id, t_us in session.execute(text(sql), params):
+        yield state or "?", capture_id, t_us
+
+
+def sampler_headers(session: Session, capture_ids: list[int]) -> dict[int, dict[str, Any]]:
+    """Each /proc sampler capture's header: its interval and whether it watched chosen pids."""
+    rows = session.execute(
+        text(
+            "SELECT capture_id, content FROM capture_documents "
+            "WHERE capture_id = ANY(:ids) AND kind = 'proc-sampler-header'"
+        ),
+        {"ids": capture_ids},
+    )
+    return {capture_id: dict(content) for capture_id, content in rows}
