@@ -1,12 +1,293 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useEffect, useMemo, useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
 import { EmptyState } from '../../shared/components/EmptyState';
+import { ErrorBanner } from '../../shared/components/ErrorBanner';
+import { SelectionChips } from '../../shared/components/SelectionChips';
 import { ViewTabs } from '../../shared/components/ViewTabs';
+import { useDocumentTitle } from '../../shared/hooks/useDocumentTitle';
+import { useEscape } from '../../shared/hooks/useHotkeys';
+import { readSelection, selectionApiParams, writeSelection, type Selection } from '../../shared/selection';
+import { afterNextPaint, measure } from '../../shared/timing';
+import { formatCount, formatDurationNs, formatPercent } from '../../shared/units';
+import { useSelectionCaptures } from '../captures/selectionCaptures';
+import { getThreads, STATES, type ThreadRow, type ThreadState } from './api';
+import { StateBar, StateLegend } from './StateBar';
+import { ThreadDetail } from './ThreadDetail';
+import { GROUPS, groupThreads, readThreadsView, STATE_LABELS, writeThreadsView, type SortKey, type ThreadsViewState } from './threadsView';
+import './threads.css';
 
-/** Placeholder until the view lands. */
+const SHOWN_LIMIT = 500;
+
 export function ThreadsPage() {
+  const [params, setParams] = useSearchParams();
+  const { selection, warnings } = useMemo(() => readSelection(params), [params]);
+  const view = useMemo(() => readThreadsView(params), [params]);
+  useDocumentTitle(selection.incident !== null ? `Threads · incident #${selection.incident}` : 'Threads');
+  const captures = useSelectionCaptures(selection, 'sched');
+
+  const setView = (patch: Partial<ThreadsViewState>, push = false) =>
+    setParams(writeThreadsView(new URLSearchParams(window.location.search), { ...readThreadsView(new URLSearchParams(window.location.search)), ...patch }), {
+      replace: !push,
+    });
+  const setSelection = (patch: Partial<Selection>) => {
+    const current = new URLSearchParams(window.location.search);
+    setParams(writeSelection(current, { ...readSelection(current).selection, ...patch }), { replace: true });
+  };
+
+  if (selection.incident === null && selection.captures.length === 0) {
+    return (
+      <EmptyState title="No incident selected">
+        <p>
+          Open this view from an incident. <Link to="/">Incidents</Link>
+        </p>
+      </EmptyState>
+    );
+  }
+  return (
+    <div className="stack threads-page">
+      <ViewTabs />
+      <SelectionChips selection={selection} onClear={setSelection} />
+      {warnings.map((w) => (
+        <div key={w} className="banner banner--info">
+          {w}
+        </div>
+      ))}
+      {captures.error ? <ErrorBanner title="Could not load the incident's captures." error={captures.error} /> : null}
+      {captures.pending ? (
+        <p className="muted">Loading captures…</p>
+      ) : captures.ids.length === 0 ? (
+        <EmptyState title="No thread states to show">
+          <p>
+            Thread states come from scheduler captures (<code>perf record -e sched:sched_switch -e sched:sched_wakeup -g</code> then{' '}
+            <code>perf script</code>, or the collector’s <code>--offcpu</code>) or the collector’s /proc sampler.
+            {selection.incident !== null ? (
+              <>
+                {' '}
+                <Link to={`/incidents/${selection.incident}`}>Upload to incident #{selection.incident}</Link>
+              </>
+            ) : null}
+          </p>
+        </EmptyState>
+      ) : (
+        <ThreadsTable selection={selection} captureIds={captures.ids} view={view} setView={setView} setSelection={setSelection} />
+      )}
+    </div>
+  );
+}
+
+interface TableProps {
+  selection: Selection;
+  captureIds: number[];
+  view: ThreadsViewState;
+  setView: (patch: Partial<ThreadsViewState>, push?: boolean) => void;
+  setSelection: (patch: Partial<Selection>) => void;
+}
+
+function ThreadsTable({ selection, captureIds, view, setView, setSelection }: TableProps) {
+  const params = selectionApiParams(selection, captureIds);
+  if (view.match) params.set('comm_regex', view.match);
+  params.set('limit', String(SHOWN_LIMIT));
+  const query = useQuery({
+    queryKey: ['threads', params.toString()],
+    queryFn: ({ signal }) => getThreads(params, signal),
+    placeholderData: keepPreviousData,
+  });
+  const [timing, setTiming] = useState<number | null>(null);
+  useEffect(() => {
+    const received = query.data?.received;
+    if (received === undefined) return;
+    return afterNextPaint((at) => setTiming(measure('threads:render', received, at)));
+  }, [query.data]);
+  useEscape(() => {
+    if (view.thread !== null) setView({ thread: null, state: null });
+  });
+
+  const data = query.data;
+  const groups = useMemo(() => (data ? groupThreads(data.threads, view.group, view.sort) : []), [data, view.group, view.sort]);
+  const picked = data?.threads.find((t) => t.tid === view.thread) ?? null;
+  const search = window.location.search;
+
   return (
     <>
-      <ViewTabs />
-      <EmptyState title="Threads">This view is being built.</EmptyState>
+      <div className="threads-toolbar">
+        <label className="field">
+          <span>Thread name (regex)</span>
+          <input
+            key={view.match}
+            defaultValue={view.match}
+            placeholder="e.g. ^postgres"
+            aria-label="Thread name filter (regular expression)"
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') setView({ match: e.currentTarget.value.trim() });
+            }}
+            onBlur={(e) => setView({ match: e.currentTarget.value.trim() })}
+          />
+        </label>
+        <label className="field">
+          <span>Group by</span>
+          <select value={view.group} onChange={(e) => setView({ group: e.target.value as ThreadsViewState['group'] })}>
+            {GROUPS.map((g) => (
+              <option key={g} value={g}>
+                {g === 'thread' ? 'nothing (each thread)' : g === 'process' ? 'process' : 'thread name'}
+              </option>
+            ))}
+          </select>
+        </label>
+        <div className="spacer" />
+        <StateLegend />
+      </div>
+
+      {query.isError ? <ErrorBanner title="Could not load thread states." error={query.error} onRetry={() => void query.refetch()} /> : null}
+      {data ? (
+        <div className="threads-status small muted">
+          <span data-testid="threads-source">
+            {data.source === 'sched' ? 'From scheduler intervals (exact)' : data.source === 'proc-sampler' ? 'From the /proc sampler (ticks)' : 'No thread data'}
+          </span>
+          <span>
+            {formatCount(data.threads.length)} of {formatCount(data.total_threads)} threads
+          </span>
+          {timing !== null && !query.isFetching ? <span data-testid="threads-timing">render {formatDurationNs(timing * 1e6)}</span> : null}
+          {query.isFetching ? <span className="live-dot">loading…</span> : null}
+        </div>
+      ) : query.isPending ? (
+        <p className="muted">Loading thread states…</p>
+      ) : null}
+      {data?.notes.map((n) => (
+        <div key={n} className="banner banner--info">
+          {n}
+        </div>
+      ))}
+
+      {picked ? (
+        <ThreadDetail
+          thread={picked}
+          state={view.state}
+          selection={selection}
+          captureIds={captureIds}
+          source={data?.source ?? 'none'}
+          search={search}
+          onPick={(s) => setView({ state: s })}
+          onClose={() => setView({ thread: null, state: null })}
+        />
+      ) : null}
+
+      {data && data.threads.length > 0 ? (
+        <table className="table threads-table" data-testid="threads-table">
+          <thead>
+            <tr>
+              <SortHeader label="Thread" sortKey="name" view={view} setView={setView} />
+              <SortHeader label="Wall" sortKey="wall" view={view} setView={setView} />
+              <SortHeader label="Time in each state" sortKey="busy" view={view} setView={setView} wide />
+              {STATES.map((s) => (
+                <SortHeader key={s} label={SHORT[s]} title={STATE_LABELS[s]} sortKey={s} view={view} setView={setView} />
+              ))}
+              <SortHeader label="Sched p99" title="Scheduler latency, 99th percentile" sortKey="latency" view={view} setView={setView} />
+            </tr>
+          </thead>
+          <tbody>
+            {groups.map((g) =>
+              view.group === 'thread' ? (
+                <ThreadLine key={g.key} thread={g.total} view={view} setView={setView} setSelection={setSelection} />
+              ) : (
+                <GroupLines key={g.key} label={g.label} total={g.total} threads={g.threads} view={view} setView={setView} setSelection={setSelection} />
+              ),
+            )}
+          </tbody>
+        </table>
+      ) : null}
+    </>
+  );
+}
+
+const SHORT: Record<ThreadState, string> = {
+  running: 'Run',
+  runnable: 'Runnable',
+  sleeping: 'S',
+  uninterruptible: 'D',
+  other: 'Other',
+  unknown: 'Unknown',
+};
+
+function SortHeader(props: { label: string; title?: string; sortKey: SortKey; view: ThreadsViewState; setView: TableProps['setView']; wide?: boolean }) {
+  const active = props.view.sort === props.sortKey;
+  return (
+    <th className={props.wide ? 'threads-table__bar' : undefined} aria-sort={active ? 'descending' : 'none'} title={props.title}>
+      <button type="button" className="th-sort" onClick={() => props.setView({ sort: props.sortKey })}>
+        {props.label}
+        {active ? ' ▾' : ''}
+      </button>
+    </th>
+  );
+}
+
+interface LineProps {
+  thread: ThreadRow;
+  view: ThreadsViewState;
+  setView: TableProps['setView'];
+  setSelection: TableProps['setSelection'];
+}
+
+function ThreadLine({ thread, view, setView }: LineProps) {
+  const open = (state: ThreadState | null) => setView({ thread: thread.tid, state }, true);
+  const selected = view.thread === thread.tid;
+  return (
+    <tr
+      className={selected ? 'is-selected' : undefined}
+      tabIndex={0}
+      data-testid="thread-row"
+      data-tid={thread.tid}
+      onKeyDown={(e) => {
+        if (e.target !== e.currentTarget) return;
+        if (e.key === 'Enter') open(view.state);
+        if (e.key === 'ArrowDown') (e.currentTarget.nextElementSibling as HTMLElement | null)?.focus();
+        if (e.key === 'ArrowUp') (e.currentTarget.previousElementSibling as HTMLElement | null)?.focus();
+      }}
+    >
+      <td>
+        <button type="button" className="linklike" onClick={() => open(null)}>
+          {thread.comm}
+        </button>{' '}
+        <span className="muted small">
+          {thread.pid ?? '?'}/{thread.tid}
+        </span>
+      </td>
+      <td className="num">{formatDurationNs(thread.wall_ns)}</td>
+      <td className="threads-table__bar">
+        <StateBar thread={thread} onPick={open} picked={selected ? view.state : null} />
+      </td>
+      {STATES.map((s) => (
+        <td key={s} className="num">
+          {thread.states[s] > 0 ? formatPercent(thread.states[s] / Math.max(1, thread.wall_ns)) : ''}
+        </td>
+      ))}
+      <td className="num">{thread.latency.p99_ns !== null ? formatDurationNs(thread.latency.p99_ns) : ''}</td>
+    </tr>
+  );
+}
+
+function GroupLines({ label, total, threads, ...rest }: Omit<LineProps, 'thread'> & { label: string; total: ThreadRow; threads: ThreadRow[] }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <tr className="threads-table__group">
+        <td>
+          <button type="button" className="linklike" aria-expanded={open} onClick={() => setOpen(!open)}>
+            {open ? '▾' : '▸'} {label}
+          </button>
+        </td>
+        <td className="num">{formatDurationNs(total.wall_ns)}</td>
+        <td className="threads-table__bar">
+          <StateBar thread={total} picked={null} />
+        </td>
+        {STATES.map((s) => (
+          <td key={s} className="num">
+            {total.states[s] > 0 ? formatPercent(total.states[s] / Math.max(1, total.wall_ns)) : ''}
+          </td>
+        ))}
+        <td />
+      </tr>
+      {open ? threads.map((t) => <ThreadLine key={t.tid} thread={t} {...rest} />) : null}
     </>
   );
 }
