@@ -2,6 +2,7 @@
  * The thread-state view in a browser: a scheduler capture with a known rhythm, the per-thread
  * shares, a click on a state, its blocking stacks as an off-CPU flame graph.
  */
+import fs from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { createIncident, measureCount, saveScreenshot, uploadCapture } from './helpers';
 
@@ -39,7 +40,7 @@ function schedCapture(iterations: number): string {
   return parts.join('');
 }
 
-test('thread states: shares, a state’s stacks, its off-CPU flame graph', async ({ page, request }) => {
+test('thread states: shares, a state’s stacks, a short link, its off-CPU flame graph as SVG', async ({ page, request, browser }) => {
   const incident = await createIncident(request, `e2e threads ${Date.now()}`);
   await uploadCapture(request, incident, Buffer.from(schedCapture(300)), { filename: 'sched.txt', host: 'db-7', offset: '+1767225600s' });
 
@@ -65,12 +66,19 @@ test('thread states: shares, a state’s stacks, its off-CPU flame graph', async
   await expect(page.getByTestId('state-strip').locator('rect').first()).toBeAttached();
   await saveScreenshot(page, 'threads.png');
 
-  // The same view from its URL in a fresh page.
-  const link = page.url();
-  const fresh = await page.context().newPage();
-  await fresh.goto(link);
+  // A short link to this view opens it in a fresh browser context.
+  await page.getByTestId('share-button').click();
+  await expect(page.getByTestId('share-url')).toHaveValue(/\/s\/[A-Za-z0-9_-]{8}$/);
+  const shortLink = await page.getByTestId('share-url').inputValue();
+  await page.getByTestId('share-url').press('Escape');
+  await expect(page.getByTestId('share-url')).toHaveCount(0);
+  await expect(page.getByTestId('thread-detail')).toBeVisible();
+  const other = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
+  const fresh = await other.newPage();
+  await fresh.goto(shortLink);
+  await expect(fresh).toHaveURL(/\/threads\?/);
   await expect(fresh.getByTestId('thread-state-detail')).toContainText('io_schedule');
-  await fresh.close();
+  await other.close();
 
   // Its stacks as an off-CPU flame graph of that thread and state.
   await page.getByTestId('state-stacks-link').click();
@@ -81,4 +89,13 @@ test('thread states: shares, a state’s stacks, its off-CPU flame graph', async
   expect(url.searchParams.get('tid')).toBe('100');
   await expect(page.locator('[data-testid="flame-chart"] g.frame[name="io_schedule"]').first()).toBeVisible();
   await expect(page.locator('[data-testid="flame-chart"] g.frame[name="futex_wait"]')).toHaveCount(0);
+
+  // The flame graph as a standalone SVG for the postmortem.
+  await page.getByTestId('share-button').click();
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-svg').click()]);
+  expect(download.suggestedFilename()).toMatch(/^flame-incident-\d+\.svg$/);
+  const svg = fs.readFileSync(await download.path(), 'utf8');
+  expect(svg).toMatch(/^<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+  expect(svg).toContain('io_schedule');
+  expect(svg).not.toContain('foreignObject');
 });

@@ -23,6 +23,8 @@ import { decodeFlameState, patchFlameState, type FlameViewState } from './urlSta
 import { useViewTiming } from './useViewTiming';
 import { ZoomCrumbs } from './ZoomCrumbs';
 
+const chartSvg = (): SVGSVGElement | null => document.querySelector<SVGSVGElement>('[data-testid="flame-chart"] svg');
+
 export function FlamePage() {
   const [params, setParams] = useSearchParams();
   const { state: view, warnings } = useMemo(() => decodeFlameState(params), [params]);
@@ -119,7 +121,7 @@ function FlameView({
 
   return (
     <div className="stack flame-page">
-      {view.incident !== null ? <ViewTabs /> : null}
+      <ViewTabs image={chartSvg} imageName={`flame-${view.incident !== null ? `incident-${view.incident}` : `captures-${view.captures.join('-')}`}`} />
       <nav className="crumbs">
         <Link to="/">Incidents</Link> <span aria-hidden="true">›</span>{' '}
         {view.incident !== null ? (

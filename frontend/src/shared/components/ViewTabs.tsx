@@ -1,5 +1,6 @@
 import { NavLink, useLocation } from 'react-router';
 import { viewHref } from '../selection';
+import { ShareMenu, type ImageSource } from './ShareMenu';
 
 /** The investigation views, in the order an investigation usually visits them. */
 const INVESTIGATION_VIEWS = [
@@ -10,8 +11,11 @@ const INVESTIGATION_VIEWS = [
   { path: '/heatmap', label: 'Heatmap' },
 ] as const;
 
-/** Tabs between the views; each link carries the shared selection and drops view-only keys. */
-export function ViewTabs() {
+/**
+ * Tabs between the views; each link carries the shared selection and drops view-only keys. The
+ * Share menu sits at the end: pass `image` where the view has a chart to export.
+ */
+export function ViewTabs({ image, imageName }: { image?: ImageSource; imageName?: string } = {}) {
   const { search } = useLocation();
   return (
     <nav className="view-tabs" aria-label="Investigation views">
@@ -20,6 +24,9 @@ export function ViewTabs() {
           {view.label}
         </NavLink>
       ))}
+      <div className="view-tabs__end">
+        <ShareMenu image={image} imageName={imageName} />
+      </div>
     </nav>
   );
 }
