@@ -25,6 +25,7 @@ from stallscope.ingest.registry import HEAD_BYTES, detect_importer, importer_by_
 from stallscope.ingest.stack_dictionary import StackDictionary
 from stallscope.kit.compression import decompressing_reader, sniff_compression
 from stallscope.kit.readers import PrefixedReader, read_head
+from stallscope.timeline.rollups import refresh_timeline_rollups
 from stallscope.timeseries import refresh_sample_rollup
 
 log = logging.getLogger(__name__)
@@ -99,7 +100,7 @@ def _load(
         stream = decompressing_reader(raw, sniff_compression(raw.peek(4)[:4]))
         head = read_head(stream, HEAD_BYTES)
         importer = importer_by_name(forced_format) if forced_format else detect_importer(head)
-        mapping = clock_mapping(importer.clock, clock_info)
+        mapping = clock_mapping(importer.clock, clock_info, head)
         text = io.BufferedReader(PrefixedReader(head, stream), buffer_size=1 << 20)
         sink = RecordSink(main, StackDictionary(aux), capture_id, mapping.to_timestamp())
         next_progress = time.monotonic() + PROGRESS_INTERVAL_S
@@ -117,6 +118,7 @@ def _load(
             reason += f" (first problem, line {first.line}: {first.message})"
         raise ParseError(0, reason)
     _finish(main, capture_id, importer.name, report, sink, mapping.as_json(clock_info))
+    refresh_timeline_rollups(main, capture_id)
     return "partial" if report.dropped_lines > 0 or report.truncated else "ready"
 
 

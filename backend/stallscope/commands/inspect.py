@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 import sys
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, BinaryIO
 
 from stallscope.commands.local_file import read_stream
+from stallscope.ingest.clock import ClockMapping
 from stallscope.ingest.model import CaptureClock, ParseError, ParseReport
 from stallscope.ingest.tally import RecordTally
 
@@ -22,6 +22,7 @@ class Inspection:
     compression: str
     tally: RecordTally
     report: ParseReport
+    mapping: ClockMapping
 
     def _time_span(self) -> dict[str, Any] | None:
         tally = self.tally
@@ -33,9 +34,11 @@ class Inspection:
             "duration_s": (tally.last_ns - tally.first_ns) / 1e9,
             "clock": self.clock.value,
         }
-        if self.clock is CaptureClock.REALTIME:
-            span["start_utc"] = datetime.fromtimestamp(tally.first_ns / 1e9, UTC).isoformat()
-            span["end_utc"] = datetime.fromtimestamp(tally.last_ns / 1e9, UTC).isoformat()
+        if self.mapping.mode in ("realtime", "perf-tod"):
+            to_utc = self.mapping.to_timestamp()
+            span["start_utc"] = to_utc(tally.first_ns).isoformat()
+            span["end_utc"] = to_utc(tally.last_ns).isoformat()
+            span["aligned_by"] = self.mapping.note
         return span
 
     def as_dict(self) -> dict[str, Any]:
@@ -70,7 +73,9 @@ def inspect_stream(name: str, raw: BinaryIO) -> Inspection:
     tally = RecordTally()
     for record in capture.records():
         tally.add(record)
-    return Inspection(name, capture.format, capture.clock, capture.compression.value, tally, capture.report)
+    return Inspection(
+        name, capture.format, capture.clock, capture.compression.value, tally, capture.report, capture.mapping
+    )
 
 
 def _print_text(result: dict[str, Any]) -> None:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
+from stallscope.ingest.clock import ClockMapping, clock_mapping
 from stallscope.ingest.model import CaptureClock, ParseReport, Record
 from stallscope.ingest.registry import HEAD_BYTES, Importer, detect_importer
 from stallscope.kit.compression import Compression, decompressing_reader, sniff_compression
@@ -27,6 +28,8 @@ class LocalCapture:
     importer: Importer
     compression: Compression
     report: ParseReport
+    head: bytes
+    """The first bytes of the decompressed file, as the importer was chosen on."""
     _text: BinaryIO
 
     @property
@@ -36,6 +39,11 @@ class LocalCapture:
     @property
     def clock(self) -> CaptureClock:
         return self.importer.clock
+
+    @property
+    def mapping(self) -> ClockMapping:
+        """How the file's own times map to UTC without anything an uploader would add."""
+        return clock_mapping(self.importer.clock, {}, self.head)
 
     def records(self) -> Iterator[Record]:
         return self.importer.parse(self._text, self.report)
@@ -50,7 +58,7 @@ def read_stream(name: str, raw: BinaryIO) -> LocalCapture:
     head = read_head(stream, HEAD_BYTES)
     importer = detect_importer(head)
     text = io.BufferedReader(PrefixedReader(head, stream), buffer_size=1 << 20)
-    return LocalCapture(name, importer, compression, ParseReport(), text)
+    return LocalCapture(name, importer, compression, ParseReport(), head, text)
 
 
 @contextmanager

@@ -15,6 +15,7 @@ from statistics import median
 from typing import Any
 
 from stallscope.ingest.model import CaptureClock
+from stallscope.ingest.perf_script.tod import tod_offset_ns
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 EPOCH_NS_THRESHOLD = 10**18
@@ -25,7 +26,7 @@ recorded with `-k CLOCK_REALTIME` prints them in its time column."""
 @dataclass(frozen=True, slots=True)
 class ClockMapping:
     mode: str
-    """unaligned | anchor | realtime | user-offset | none"""
+    """unaligned | anchor | perf-tod | realtime | user-offset | none"""
     offset_ns: int
     """Added to capture-clock times that are not already epoch times."""
     shift_ns: int
@@ -59,8 +60,12 @@ def anchor_offset_ns(anchors: list[dict[str, Any]]) -> int | None:
     return int(median(offsets)) if offsets else None
 
 
-def clock_mapping(importer_clock: CaptureClock, info: dict[str, Any]) -> ClockMapping:
-    """Decide the mapping from what the format prints and what the uploader told us (`info`)."""
+def clock_mapping(importer_clock: CaptureClock, info: dict[str, Any], head: bytes = b"") -> ClockMapping:
+    """Decide the mapping from what the format prints and what the uploader told us (`info`).
+
+    In order of trust: the uploader's own offset, the collector's clock anchors, then perf's
+    wall-clock column when the file has one (`head` is the start of the decompressed file).
+    """
     shift = int(info.get("shift_ns", 0))
     user_offset = info.get("offset_ns_given")
     if importer_clock is CaptureClock.REALTIME:
@@ -76,6 +81,11 @@ def clock_mapping(importer_clock: CaptureClock, info: dict[str, Any]) -> ClockMa
         if perf_clock == "default":
             note += "; perf's default clock runs up to ~1.5 ms ahead of CLOCK_MONOTONIC"
         return ClockMapping("anchor", anchored, shift, note)
+    if importer_clock is CaptureClock.MONOTONIC:
+        tod = tod_offset_ns(head, int(info.get("utc_offset_s", 0)))
+        if tod is not None:
+            zone = "UTC" if not info.get("utc_offset_s") else f"UTC{int(info['utc_offset_s']) / 3600:+g} h"
+            return ClockMapping("perf-tod", tod, shift, f"perf's wall-clock column (-F +tod), read as {zone}")
     if importer_clock is CaptureClock.RELATIVE:
         return ClockMapping("unaligned", 0, shift, "times relative to the start of the trace; no anchor")
     note = "capture clock (seconds since boot) shown from 1970-01-01; no wall-clock anchor"

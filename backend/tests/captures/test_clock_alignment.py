@@ -80,6 +80,20 @@ def test_an_offset_given_at_upload(api: TestClient, worker: subprocess.Popen[byt
     assert parsed["time_start"] == "2025-11-21T08:01:40.500000Z"
 
 
+def test_perfs_wall_clock_column_aligns_a_capture_and_shifts_still_apply(
+    api: TestClient, worker: subprocess.Popen[bytes]
+) -> None:
+    incident = make_incident(api)
+    tod = SAMPLE.replace(b"[000] 100.5", b"[000] 2025-11-21 08:01:40.500000   100.5")
+    capture = upload_bytes(api, incident["id"], tod, "tod.txt")
+    parsed = wait_parsed(api, capture["id"])
+    assert parsed["clock"]["mode"] == "perf-tod"
+    assert parsed["clock"]["offset_ns"] == BOOT_EPOCH_NS
+    assert parsed["time_start"] == "2025-11-21T08:01:40.500000Z"
+    api.post(f"/api/captures/{capture['id']}/shift", json={"shift": "-500ms"})
+    assert wait_parsed(api, capture["id"])["time_start"] == "2025-11-21T08:01:40Z"
+
+
 def test_a_bad_shift_is_a_clear_422(api: TestClient, worker: subprocess.Popen[bytes]) -> None:
     incident = make_incident(api)
     capture = upload_bytes(api, incident["id"], SAMPLE, "bad-shift.txt")

@@ -5,7 +5,7 @@ import { eventsHref } from '../events/eventsView';
 import { flameHref } from '../flame/urlState';
 import { metricsHref } from '../metrics/metricsView';
 
-const ALIGNED_MODES: readonly string[] = ['anchor', 'realtime', 'user-offset'];
+const ALIGNED_MODES: readonly string[] = ['anchor', 'perf-tod', 'realtime', 'user-offset'];
 
 export const isAligned = (c: Capture): boolean => ALIGNED_MODES.includes(c.clock.mode);
 
@@ -86,7 +86,7 @@ function offsetText(seconds: number): string {
 }
 
 /**
- * Aligned captures (anchor, realtime, user-offset) in UTC: "2026-11-22 00:31:08.000 … 00:31:10.000 UTC".
+ * Aligned captures (anchor, perf-tod, realtime, user-offset) in UTC: "2026-11-22 00:31:08.000 … 00:31:10.000 UTC".
  * Others only know durations: "+0.000 s … +20.0 s (unaligned)".
  */
 export function timeSpanText(c: Capture): string {
