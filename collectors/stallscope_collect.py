@@ -1764,9 +1764,9 @@ def send_entry(spool: Spool, entry: SpoolEntry, settings: UploadSettings, consol
         )
         time.sleep(delay)
     if result.ok:
+        size = fmt_bytes(_size_or_zero(entry.body_path))  # before removal, which deletes the body
         spool.remove(entry)
         capture = result.response or {}
-        size = fmt_bytes(_size_or_zero(entry.body_path))
         console.status(
             f"uploaded {entry.label} ({size}): capture {capture.get('id', '?')} {capture.get('status', '')}",
             final=True,

@@ -1,0 +1,200 @@
+"""The collector against a running console: record a workload it did not write, upload, read it back.
+
+The console is the real application behind a real HTTP server, on the test database, with the real
+Celery worker parsing what arrives. The workload has lock-contending threads, a write+fsync thread
+and a CPU-bound one, each naming itself. Parts the kernel forbids are skipped with the reason.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+import uvicorn
+from fastapi.testclient import TestClient
+
+from stallscope.main import create_app
+from tests.fixtures.factories import make_incident
+from tests.fixtures.worker import wait_parsed
+
+REPO = Path(__file__).resolve().parents[3]
+COLLECTOR = REPO / "collectors" / "stallscope_collect.py"
+WORKLOAD = REPO / "collectors" / "tests" / "workload.py"
+RECORD_SECONDS = 4
+
+
+def collector_module() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("stallscope_collect", COLLECTOR)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up while being defined
+    spec.loader.exec_module(module)
+    return module
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def console_url(database_url: str) -> Iterator[str]:
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        if time.monotonic() > deadline:
+            raise RuntimeError("the console did not start")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def recorded(
+    console_url: str,
+    api: TestClient,
+    worker: subprocess.Popen[bytes],
+    tmp_path_factory: pytest.TempPathFactory,
+) -> dict[str, Any]:
+    """Record the workload with the collector's defaults and return the parsed captures by kind."""
+    sc = collector_module()
+    perf, why = sc.find_perf()
+    if perf is None:
+        pytest.skip(f"perf is not usable here: {why}")
+    refused, _ = sc.permission_problems(["cpu", "offcpu"], False, sc.read_paranoid(), sc.perf_privileged())
+    if refused:
+        pytest.skip(f"perf refuses a default mode here: {refused}")
+    tmp = tmp_path_factory.mktemp("collector-e2e")
+    incident = make_incident(api)
+    token = api.post("/api/tokens", json={"name": "collector end-to-end"}).json()["secret"]
+    workload = subprocess.Popen(
+        [sys.executable, str(WORKLOAD), str(tmp)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
+    try:
+        assert workload.stdout is not None
+        assert workload.stdout.readline().strip() == "ready"
+        env = {k: v for k, v in os.environ.items() if not k.startswith("STALLSCOPE_")}
+        env["STALLSCOPE_TOKEN"] = token
+        run = subprocess.run(
+            [
+                sys.executable,
+                str(COLLECTOR),
+                "record",
+                "--server",
+                console_url,
+                "--incident",
+                str(incident["id"]),
+                "--pid",
+                str(workload.pid),
+                "--duration",
+                str(RECORD_SECONDS),
+                "--host",
+                "e2e-host",
+                "--output",
+                str(tmp / "out"),
+                "--spool",
+                str(tmp / "spool"),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            env=env,
+            check=False,
+        )
+    finally:
+        workload.kill()
+        workload.wait()
+    assert run.returncode == 0, f"collector failed:\n{run.stdout}\n{run.stderr}"
+    captures = api.get(f"/api/incidents/{incident['id']}/captures").json()
+    parsed = [wait_parsed(api, c["id"]) for c in captures]
+    for capture in parsed:
+        assert capture["status"] in ("ready", "partial"), capture
+        assert capture["host"] == "e2e-host"
+        assert capture["clock"]["mode"] in ("anchor", "realtime", "none"), capture["clock"]
+    return {
+        "incident": incident["id"],
+        "captures": parsed,
+        "collector_output": run.stderr,
+        "pid": workload.pid,
+    }
+
+
+def by_format(recorded: dict[str, Any], fmt: str) -> dict[str, Any]:
+    found = [c for c in recorded["captures"] if c["format"] == fmt]
+    assert found, f"no {fmt} capture among {[c['format'] for c in recorded['captures']]}"
+    return found[0]
+
+
+def test_cpu_samples_of_the_workload(recorded: dict[str, Any], api: TestClient) -> None:
+    cpu = by_format(recorded, "perf-script")
+    assert cpu["sample_count"] > 0
+    facets = api.get("/api/facets", params={"captures": str(cpu["id"])}).json()
+    comms = {t["comm"] for t in facets["threads"]}
+    assert "wl-cpu" in comms
+    flame = api.get("/api/flame", params={"captures": str(cpu["id"]), "comm": "wl-cpu"}).json()
+    assert flame["total_samples"] > 0
+
+
+def test_off_cpu_intervals_in_s_and_d_with_plausible_stacks(
+    recorded: dict[str, Any], api: TestClient
+) -> None:
+    sched = by_format(recorded, "perf-sched")
+    result = api.get("/api/threads", params={"captures": str(sched["id"]), "comm_regex": "^wl-"}).json()
+    assert result["source"] == "sched"
+    threads = {t["comm"]: t for t in result["threads"]}
+    assert "wl-lock" in threads, [(t["comm"], t["tid"], t["pid"]) for t in result["threads"]]
+    lock = threads["wl-lock"]
+    assert lock["states"]["sleeping"] > 0
+    sleeping_stack = " ".join(lock["top_stacks"]["sleeping"]["frames"])
+    assert any(word in sleeping_stack for word in ("futex", "nanosleep", "hrtimer")), sleeping_stack
+    fsync = threads["wl-fsync"]
+    assert fsync["states"]["uninterruptible"] > 0, fsync["states"]
+    d_stack = " ".join(fsync["top_stacks"]["uninterruptible"]["frames"])
+    assert any(word in d_stack for word in ("fsync", "io_schedule", "jbd2", "wait_on_page", "folio_wait")), (
+        d_stack
+    )
+    for thread in result["threads"]:
+        assert sum(thread["states"].values()) == thread["wall_ns"]
+
+
+def test_thread_state_shares_from_the_proc_sampler(recorded: dict[str, Any], api: TestClient) -> None:
+    sampler = by_format(recorded, "stallscope-proc")
+    result = api.get("/api/threads", params={"captures": str(sampler["id"])}).json()
+    assert result["source"] == "proc-sampler"
+    threads = {t["comm"]: t for t in result["threads"]}
+    assert threads["wl-cpu"]["states"]["running"] / threads["wl-cpu"]["wall_ns"] > 0.5
+    assert {"wl-lock", "wl-fsync"} <= set(threads)
+
+
+def test_metric_series_and_the_snapshot(recorded: dict[str, Any], api: TestClient) -> None:
+    sampler = by_format(recorded, "stallscope-proc")
+    series = api.get("/api/metrics/series", params={"captures": str(sampler["id"])}).json()
+    names = {s["name"] for s in series}
+    assert {"cpu.user", "mem.MemAvailable", "thread.state"} <= names
+    snapshot = by_format(recorded, "stallscope-snapshot")
+    documents = api.get(f"/api/captures/{snapshot['id']}/documents").json()
+    assert documents, "the snapshot capture holds no document"
+    sections = documents[0]["content"].get("sections", documents[0]["content"])
+    assert {"kernel", "transparent_hugepage"} <= set(sections), sorted(sections)
+
+
+def test_the_collector_reports_what_it_sent(recorded: dict[str, Any]) -> None:
+    uploads = [line for line in recorded["collector_output"].splitlines() if "uploaded " in line]
+    assert len(uploads) == len(recorded["captures"]), recorded["collector_output"]
+    assert not any("(0 B)" in line for line in uploads), uploads
