@@ -1,0 +1,108 @@
+"""SQL for heatmaps: (second, row) cells aggregated in the database, never raw rows.
+
+The row is computed the way the flame graph's `within` filter reads offsets, so the cells a person
+selects are exactly the records a flame graph or diff of them counts.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import text
+from sqlalchemy.orm import Session
+
+from stallscope.analysis.heatmap import Cell, ColumnPlan
+from stallscope.heatmap.schemas import HeatmapQuery
+
+SECOND = "floor(extract(epoch FROM ts))::bigint"
+OFFSET_US = "(extract(microseconds FROM ts)::bigint % 1000000)"
+
+
+def sample_events(session: Session, capture_ids: list[int]) -> list[tuple[str, int, str]]:
+    """(event, samples, unit) from the totals written at ingest, busiest first."""
+    rows = session.execute(
+        text(
+            "SELECT e->>'name', sum((e->>'samples')::bigint)::bigint, "
+            "min(coalesce(e->>'unit', 'samples')) FROM captures, jsonb_array_elements(events) AS e "
+            "WHERE id = ANY(:ids) GROUP BY 1 ORDER BY 2 DESC, 1"
+        ),
+        {"ids": capture_ids},
+    )
+    return [(name, int(n), unit) for name, n, unit in rows]
+
+
+def event_names(session: Session, capture_ids: list[int]) -> list[tuple[str, str, int, int]]:
+    """(kind, name, events, closed events) per event kind and name; off-CPU names are scheduler states."""
+    rows = session.execute(
+        text(
+            "SELECT kind, CASE WHEN kind = 'off-cpu' THEN coalesce(state, '?') ELSE name END, "
+            "count(*), count(duration_ns) FROM events WHERE capture_id = ANY(:ids) "
+            "GROUP BY 1, 2 ORDER BY 3 DESC, 2"
+        ),
+        {"ids": capture_ids},
+    )
+    return [(kind, name, int(n), int(closed)) for kind, name, n, closed in rows]
+
+
+def _where(q: HeatmapQuery, low: datetime, high: datetime) -> tuple[list[str], dict[str, Any]]:
+    clauses = ["capture_id = ANY(:ids)", "ts >= :low", "ts < :high"]
+    params: dict[str, Any] = {"ids": q.capture_ids, "low": low, "high": high}
+    for column in ("pid", "tid", "comm"):
+        value = getattr(q, column)
+        if value is not None:
+            clauses.append(f"{column} = :{column}")
+            params[column] = value
+    return clauses, params
+
+
+def _cells(session: Session, sql: str, params: dict[str, Any]) -> tuple[list[Cell], int]:
+    cells: list[Cell] = []
+    unclosed = 0
+    for second, row, count, weight, open_count in session.execute(text(sql), params):
+        cells.append(Cell(int(second), int(row), int(count), int(weight)))
+        unclosed += int(open_count)
+    return cells, unclosed
+
+
+def _grouped(table: str, weight: str, open_count: str, where: list[str]) -> str:
+    """Group by column start (merged columns fold in SQL) and by row; sums stay exact bigints."""
+    return (
+        f"SELECT :first + (({SECOND} - :first) / :column_seconds) * :column_seconds, "
+        f"{OFFSET_US} / :row_us, count(*), coalesce(sum({weight}), 0)::bigint, {open_count} "
+        f"FROM {table} WHERE {' AND '.join(where)} GROUP BY 1, 2"
+    )
+
+
+def sample_cells(
+    session: Session,
+    q: HeatmapQuery,
+    event: str,
+    plan: ColumnPlan,
+    row_us: int,
+    low: datetime,
+    high: datetime,
+) -> list[Cell]:
+    where, params = _where(q, low, high)
+    where.append("event = :event")
+    params.update(event=event, first=plan.first_second, column_seconds=plan.column_seconds, row_us=row_us)
+    cells, _ = _cells(session, _grouped("samples", "weight", "0", where), params)
+    return cells
+
+
+def event_cells(
+    session: Session, q: HeatmapQuery, kind: str, plan: ColumnPlan, row_us: int, low: datetime, high: datetime
+) -> tuple[list[Cell], int]:
+    """Cells of one event kind by start time; unclosed intervals count but add no duration."""
+    where, params = _where(q, low, high)
+    where.append("kind = :kind")
+    params.update(kind=kind, first=plan.first_second, column_seconds=plan.column_seconds, row_us=row_us)
+    if kind == "off-cpu":
+        if q.state is not None:
+            where.append("coalesce(state, '?') = :state")
+            params["state"] = q.state
+    elif q.name is not None:
+        where.append("name = :name")
+        params["name"] = q.name
+    sql = _grouped("events", "duration_ns", "(count(*) - count(duration_ns))", where)
+    return _cells(session, sql, params)
