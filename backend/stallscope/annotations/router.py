@@ -1,7 +1,46 @@
-"""HTTP routes (placeholder until the feature lands)."""
+"""HTTP routes for annotations: notes pinned to a time in an incident, drawn on the timeline."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from datetime import datetime
+from typing import Annotated
+
+from fastapi import APIRouter, Query, Response, status
+
+from stallscope.annotations import service
+from stallscope.annotations.schemas import AnnotationCreate, AnnotationOut, AnnotationUpdate
+from stallscope.deps import SessionDep
 
 router = APIRouter(tags=["annotations"])
+
+
+@router.get("/api/incidents/{incident_id}/annotations")
+def list_annotations(
+    incident_id: int,
+    session: SessionDep,
+    start: Annotated[datetime | None, Query(description="Inclusive, ISO 8601")] = None,
+    end: Annotated[datetime | None, Query(description="Exclusive, ISO 8601")] = None,
+) -> list[AnnotationOut]:
+    """The incident's annotations in time order, optionally only those in [start, end)."""
+    return service.list_annotations(session, incident_id, start, end)
+
+
+@router.post("/api/incidents/{incident_id}/annotations", status_code=status.HTTP_201_CREATED)
+def create_annotation(incident_id: int, data: AnnotationCreate, session: SessionDep) -> AnnotationOut:
+    annotation = service.create(session, incident_id, data)
+    session.commit()
+    return annotation
+
+
+@router.patch("/api/annotations/{annotation_id}")
+def update_annotation(annotation_id: int, data: AnnotationUpdate, session: SessionDep) -> AnnotationOut:
+    annotation = service.update(session, annotation_id, data)
+    session.commit()
+    return annotation
+
+
+@router.delete("/api/annotations/{annotation_id}", status_code=status.HTTP_204_NO_CONTENT)
+def delete_annotation(annotation_id: int, session: SessionDep) -> Response:
+    service.delete(session, annotation_id)
+    session.commit()
+    return Response(status_code=status.HTTP_204_NO_CONTENT)

@@ -39,6 +39,7 @@ CAPTURE_TABLES = (
     "metrics",
     "metric_series",
     "capture_documents",
+    "timeline_rollups",
 )
 """Everything a parse writes for a capture; a re-parse replaces all of it in one transaction."""
 

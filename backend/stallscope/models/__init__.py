@@ -13,6 +13,7 @@ from stallscope.models.metric import MetricSeries, metrics
 from stallscope.models.sample import samples
 from stallscope.models.short_link import ShortLink
 from stallscope.models.stack import Stack
+from stallscope.models.timeline_rollup import timeline_rollups
 from stallscope.models.upload_token import UploadToken
 
 __all__ = [
@@ -31,4 +32,5 @@ __all__ = [
     "events",
     "metrics",
     "samples",
+    "timeline_rollups",
 ]
