@@ -4,6 +4,7 @@ from stallscope.models.annotation import Annotation
 from stallscope.models.base import Base
 from stallscope.models.capture import Capture
 from stallscope.models.capture_stack_total import capture_stack_totals
+from stallscope.models.capture_thread_state import capture_thread_states
 from stallscope.models.document import capture_documents
 from stallscope.models.event import events
 from stallscope.models.frame import Frame
@@ -29,6 +30,7 @@ __all__ = [
     "UploadToken",
     "capture_documents",
     "capture_stack_totals",
+    "capture_thread_states",
     "events",
     "metrics",
     "samples",

@@ -27,8 +27,9 @@ class ThreadFilter:
     comm: str | None = None
 
 
-def _where(flt: ThreadFilter, prefix: str = "") -> tuple[str, dict[str, Any]]:
-    clauses = [f"{prefix}capture_id = ANY(:ids)"]
+def where_threads(flt: ThreadFilter) -> tuple[str, dict[str, Any]]:
+    """Captures and pid/tid/comm, for any table with those columns."""
+    clauses = ["capture_id = ANY(:ids)"]
     params: dict[str, Any] = {"ids": flt.capture_ids}
     for column in ("pid", "tid", "comm"):
         value = getattr(flt, column)
@@ -38,12 +39,27 @@ def _where(flt: ThreadFilter, prefix: str = "") -> tuple[str, dict[str, Any]]:
     return " AND ".join(clauses), params
 
 
-def has_sched_intervals(session: Session, capture_ids: list[int]) -> bool:
-    row = session.execute(
-        text("SELECT 1 FROM events WHERE capture_id = ANY(:ids) AND kind IN ('off-cpu', 'on-cpu') LIMIT 1"),
+def sched_captures(session: Session, capture_ids: list[int]) -> list[int]:
+    """The captures holding scheduler intervals (the parse counted them per event kind)."""
+    rows = session.execute(
+        text(
+            "SELECT id FROM captures WHERE id = ANY(:ids) "
+            "AND (coalesce((record_counts->>'events.off-cpu')::bigint, 0) "
+            "+ coalesce((record_counts->>'events.on-cpu')::bigint, 0)) > 0 ORDER BY id"
+        ),
         {"ids": capture_ids},
-    ).first()
-    return row is not None
+    )
+    return [int(r[0]) for r in rows]
+
+
+def host_names(session: Session, capture_ids: list[int]) -> dict[int, str | None]:
+    rows = session.execute(
+        text(
+            "SELECT c.id, h.name FROM captures c LEFT JOIN hosts h ON h.id = c.host_id WHERE c.id = ANY(:ids)"
+        ),
+        {"ids": capture_ids},
+    )
+    return {int(capture_id): name for capture_id, name in rows}
 
 
 SchedRow = tuple[
@@ -54,7 +70,7 @@ SchedRow = tuple[
 
 def sched_rows(session: Session, flt: ThreadFilter) -> Iterator[SchedRow]:
     """Intervals overlapping the filter's range; one that began before it and is still open counts."""
-    where, params = _where(flt)
+    where, params = where_threads(flt)
     if flt.end is not None:
         where += " AND ts < :end"
         params["end"] = flt.end
@@ -76,62 +92,50 @@ TickRow = tuple[int | None, int, str, str, int, int, int]
 """pid, tid, comm, state letter, capture id, ticks, first tick µs."""
 
 
-def tick_counts(session: Session, flt: ThreadFilter) -> list[TickRow]:
-    """Ticks per thread and state from the /proc sampler's `thread.state` series."""
+SAMPLER_POINTS = "FROM metric_series s JOIN metrics m ON m.series_id = s.id AND m.capture_id = s.capture_id "
+
+
+def _sampler_where(flt: ThreadFilter) -> tuple[str, dict[str, Any]]:
+    """The sampler's `thread.state` points of the filter's captures, threads and range."""
     clauses = ["s.capture_id = ANY(:ids)", "s.name = 'thread.state'"]
     params: dict[str, Any] = {"ids": flt.capture_ids}
-    for column in ("pid", "tid"):
+    for column in ("pid", "tid", "comm"):
         value = getattr(flt, column)
         if value is not None:
             clauses.append(f"s.labels->>'{column}' = :{column}")
             params[column] = str(value)
-    if flt.comm is not None:
-        clauses.append("s.labels->>'comm' = :comm")
-        params["comm"] = flt.comm
     if flt.start is not None:
         clauses.append("m.ts >= :start")
         params["start"] = flt.start
     if flt.end is not None:
         clauses.append("m.ts < :end")
         params["end"] = flt.end
+    return " AND ".join(clauses), params
+
+
+def tick_counts(session: Session, flt: ThreadFilter) -> list[TickRow]:
+    """Ticks per thread and state from the /proc sampler's `thread.state` series."""
+    where, params = _sampler_where(flt)
     sql = (
         "SELECT s.labels->>'pid', s.labels->>'tid', s.labels->>'comm', s.labels->>'state', s.capture_id, "
-        "count(*), (extract(epoch FROM min(m.ts)) * 1000000)::bigint "
-        "FROM metric_series s JOIN metrics m ON m.series_id = s.id AND m.capture_id = s.capture_id "
-        f"WHERE {' AND '.join(clauses)} GROUP BY s.id"
+        f"count(*), (extract(epoch FROM min(m.ts)) * 1000000)::bigint {SAMPLER_POINTS} "
+        f"WHERE {where} GROUP BY s.id"
     )
     out: list[TickRow] = []
     for pid, tid, comm, state, capture_id, n, first_us in session.execute(text(sql), params):
         if tid is None or not str(tid).isdigit():
             continue
-        out.append(
-            (
-                int(pid) if pid and pid.isdigit() else None,
-                int(tid),
-                comm or "?",
-                state or "?",
-                capture_id,
-                n,
-                first_us,
-            )
-        )
+        known_pid = int(pid) if pid and pid.isdigit() else None
+        out.append((known_pid, int(tid), comm or "?", state or "?", capture_id, n, first_us))
     return out
 
 
 def tick_times(session: Session, flt: ThreadFilter) -> Iterator[tuple[str, int, int]]:
     """(state letter, capture id, tick µs) of one thread's samples, for its strip."""
-    where = ["s.capture_id = ANY(:ids)", "s.name = 'thread.state'", "s.labels->>'tid' = :tid"]
-    params: dict[str, Any] = {"ids": flt.capture_ids, "tid": str(flt.tid)}
-    if flt.start is not None:
-        where.append("m.ts >= :start")
-        params["start"] = flt.start
-    if flt.end is not None:
-        where.append("m.ts < :end")
-        params["end"] = flt.end
+    where, params = _sampler_where(flt)
     sql = (
         "SELECT s.labels->>'state', s.capture_id, (extract(epoch FROM m.ts) * 1000000)::bigint "
-        "FROM metric_series s JOIN metrics m ON m.series_id = s.id AND m.capture_id = s.capture_id "
-        f"WHERE {' AND '.join(where)}"
+        f"{SAMPLER_POINTS} WHERE {where}"
     )
     for state, capture_id, t_us in session.execute(text(sql), params):
         yield state or "?", capture_id, t_us

@@ -35,6 +35,9 @@ class TopStackOut(BaseModel):
 
 
 class ThreadOut(BaseModel):
+    capture_id: int
+    """Threads are per capture: two hosts' tid 100 are different threads."""
+    host: str | None
     pid: int | None
     tid: int
     comm: str

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy.orm import Session
@@ -22,7 +23,7 @@ from stallscope.analysis.thread_states import (
 )
 from stallscope.flame.catalog import catalog
 from stallscope.kit.errors import Invalid
-from stallscope.threads import repository
+from stallscope.threads import repository, totals
 from stallscope.threads.repository import ThreadFilter
 from stallscope.threads.schemas import (
     LatencyOut,
@@ -55,7 +56,8 @@ def _window(flt: ThreadFilter) -> Window:
     return Window(_ns(flt.start), _ns(flt.end))
 
 
-def _sched(session: Session, flt: ThreadFilter) -> list[ThreadStates]:
+def _sched_one(session: Session, flt: ThreadFilter) -> list[ThreadStates]:
+    """One capture's intervals through the accounting (threads of different hosts never merge)."""
     acc = SchedAccumulator(_window(flt))
     for (
         pid,
@@ -79,12 +81,37 @@ def _sched(session: Session, flt: ThreadFilter) -> list[ThreadStates]:
     return acc.result()
 
 
-def _ticks(session: Session, flt: ThreadFilter, notes: list[str]) -> list[ThreadStates]:
+def _sched(session: Session, flt: ThreadFilter, capture_ids: list[int]) -> dict[int, list[ThreadStates]]:
+    """Per capture: stored whole-capture totals when the view has no time range, else the intervals."""
+    stored: dict[int, list[ThreadStates]] = {}
+    if flt.start is None and flt.end is None:
+        have = totals.stored_captures(session, capture_ids)
+        if have:
+            stored = totals.load(session, replace(flt, capture_ids=sorted(have)))
+            stored.update({capture_id: [] for capture_id in have if capture_id not in stored})
+    for capture_id in capture_ids:
+        if capture_id not in stored:
+            stored[capture_id] = _sched_one(session, replace(flt, capture_ids=[capture_id]))
+    return stored
+
+
+def store_capture_totals(session: Session, capture_id: int) -> int:
+    """After a parse: keep the capture's whole-range breakdown; returns the threads stored."""
+    if not repository.sched_captures(session, [capture_id]):
+        totals.store(session, capture_id, [])
+        return 0
+    threads = _sched_one(session, ThreadFilter([capture_id]))
+    totals.store(session, capture_id, threads)
+    return len(threads)
+
+
+def _ticks(session: Session, flt: ThreadFilter, notes: list[str]) -> dict[int, list[ThreadStates]]:
     headers = repository.sampler_headers(session, flt.capture_ids)
-    acc = TickAccumulator(DEFAULT_TICK_NS)
+    accumulators: dict[int, TickAccumulator] = {}
     for pid, tid, comm, state, capture_id, ticks, first_us in repository.tick_counts(session, flt):
         interval_ms = headers.get(capture_id, {}).get("interval_ms")
         interval_ns = int(interval_ms * 1_000_000) if isinstance(interval_ms, int | float) else None
+        acc = accumulators.setdefault(capture_id, TickAccumulator(DEFAULT_TICK_NS))
         acc.add((pid, tid, comm), first_us * 1000, state, ticks, interval_ns)
     if any(not header.get("target_pids") for header in headers.values()):
         notes.append(
@@ -96,17 +123,19 @@ def _ticks(session: Session, flt: ThreadFilter, notes: list[str]) -> list[Thread
         "running or waiting for a CPU (the sampler cannot tell them apart). Record scheduler events "
         "(--offcpu) for exact times, scheduler latency, wakers and stacks."
     )
-    return acc.result()
+    return {capture_id: acc.result() for capture_id, acc in accumulators.items()}
 
 
-def source_of(session: Session, capture_ids: list[int]) -> StateSource:
-    if repository.has_sched_intervals(session, capture_ids):
-        return "sched"
+def source_of(session: Session, capture_ids: list[int]) -> tuple[StateSource, list[int]]:
+    """Scheduler intervals when any capture has them (and those captures), else the sampler's ticks."""
+    sched = repository.sched_captures(session, capture_ids)
+    if sched:
+        return "sched", sched
     if repository.sampler_headers(session, capture_ids) or repository.tick_counts(
         session, ThreadFilter(capture_ids)
     ):
-        return "proc-sampler"
-    return "none"
+        return "proc-sampler", capture_ids
+    return "none", []
 
 
 def _comm_filter(pattern: str | None) -> re.Pattern[str] | None:
@@ -121,38 +150,48 @@ def _comm_filter(pattern: str | None) -> re.Pattern[str] | None:
 def breakdown(session: Session, flt: ThreadFilter, comm_regex: str | None, limit: int) -> ThreadsOut:
     matcher = _comm_filter(comm_regex)
     notes: list[str] = []
-    source = source_of(session, flt.capture_ids)
+    source, used = source_of(session, flt.capture_ids)
+    by_capture: dict[int, list[ThreadStates]] = {}
     if source == "sched":
-        threads = _sched(session, flt)
+        by_capture = _sched(session, flt, used)
     elif source == "proc-sampler":
-        threads = _ticks(session, flt, notes)
+        by_capture = _ticks(session, flt, notes)
     else:
-        threads = []
         notes.append(
             "These captures hold no scheduler intervals and no /proc sampler thread states: upload a "
             "scheduler capture (perf sched events, or the collector's --offcpu) or a sampler capture."
         )
-    if matcher is not None:
-        threads = [t for t in threads if matcher.search(t.comm)]
-    ordered = busiest_first(threads)
-    shown = ordered[:limit]
+    tagged = [
+        (capture_id, t)
+        for capture_id, threads in by_capture.items()
+        for t in threads
+        if matcher is None or matcher.search(t.comm)
+    ]
+    order = {id(t): i for i, t in enumerate(busiest_first(t for _, t in tagged))}
+    tagged.sort(key=lambda pair: order[id(pair[1])])
+    hosts = repository.host_names(session, sorted(by_capture))
     return ThreadsOut(
         source=source,
         start=flt.start,
         end=flt.end,
-        threads=_thread_payloads(session, shown),
-        total_threads=len(ordered),
+        threads=_thread_payloads(session, tagged[:limit], hosts),
+        total_threads=len(tagged),
         notes=notes,
     )
 
 
-def _thread_payloads(session: Session, threads: list[ThreadStates]) -> list[ThreadOut]:
+def _thread_payloads(
+    session: Session, tagged: list[tuple[int, ThreadStates]], hosts: dict[int, str | None]
+) -> list[ThreadOut]:
+    threads = [t for _, t in tagged]
     stack_ids = {
         int(top.stack) for t in threads for top in t.top_stacks.values() if isinstance(top.stack, int)
     }
     stacks, frames = catalog.resolve(session, sorted(stack_ids)) if stack_ids else ({}, {})
     return [
         ThreadOut(
+            capture_id=capture_id,
+            host=hosts.get(capture_id),
             pid=t.pid,
             tid=t.tid,
             comm=t.comm,
@@ -179,14 +218,16 @@ def _thread_payloads(session: Session, threads: list[ThreadStates]) -> list[Thre
                 if isinstance(top.stack, int)
             },
         )
-        for t in threads
+        for capture_id, t in tagged
     ]
 
 
 def strip(session: Session, flt: ThreadFilter, buckets: int) -> StripOut:
     if flt.tid is None:
         raise Invalid("a strip needs a thread: pass tid")
-    source = source_of(session, flt.capture_ids)
+    source, used = source_of(session, flt.capture_ids)
+    if source == "sched":
+        flt = replace(flt, capture_ids=used)
     builder = StripBuilder(_window(flt))
     if source == "sched":
         _feed_strip(builder, repository.sched_rows(session, flt))

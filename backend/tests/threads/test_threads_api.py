@@ -11,23 +11,9 @@ from fastapi.testclient import TestClient
 
 from tests.fixtures.factories import make_incident, upload_bytes
 from tests.fixtures.worker import wait_parsed
+from tests.ingest.test_sched_intervals import SCHEDULE, sample, switch
 
-SCHEDULE = ("__schedule", "schedule", "futex_wait_queue", "do_futex", "__x64_sys_futex")
 MS = 1_000_000
-
-
-def sample(comm: str, tid: int, cpu: int, time: str, event: str, args: str, frames: tuple[str, ...]) -> str:
-    lines = [f"{comm} {tid} [{cpu:03d}] {time}: {event}: {args}"]
-    lines += [f"\tffffffff81{i:06x} {name}+0x1 ([kernel.kallsyms])" for i, name in enumerate(frames)]
-    return "\n".join(lines) + "\n\n"
-
-
-def switch(comm: str, tid: int, cpu: int, time: str, state: str, next_comm: str, next_tid: int) -> str:
-    args = (
-        f"prev_comm={comm} prev_pid={tid} prev_prio=120 prev_state={state} "
-        f"==> next_comm={next_comm} next_pid={next_tid} next_prio=120"
-    )
-    return sample(comm, tid, cpu, time, "sched:sched_switch", args, SCHEDULE)
 
 
 def waking(waker: str, waker_tid: int, cpu: int, time: str, comm: str, tid: int) -> str:
@@ -120,6 +106,28 @@ def test_latency_wakers_and_blocking_stacks(api: TestClient, captures: dict[str,
     main = by_tid(threads(api, captures["sched"]))[200]
     assert main["latency"]["count"] == 1
     assert main["latency"]["max_ns"] == 250 * MS
+
+
+def test_stored_whole_capture_totals_match_the_intervals(api: TestClient, captures: dict[str, int]) -> None:
+    stored = threads(api, captures["sched"])
+    live = threads(api, captures["sched"], start="1970-01-01T00:00:00Z", end="1970-01-02T00:00:00Z")
+    strip_times = ("start", "end")
+    assert {k: v for k, v in stored.items() if k not in strip_times} == {
+        k: v for k, v in live.items() if k not in strip_times
+    }
+    assert {t["capture_id"] for t in stored["threads"]} == {captures["sched"]}
+
+
+def test_the_same_tid_on_two_hosts_is_two_threads(api: TestClient, worker: subprocess.Popen[bytes]) -> None:
+    incident = make_incident(api)
+    ids = []
+    for host in ("db-1", "db-2"):
+        capture = upload_bytes(api, incident["id"], SCHED.encode(), f"sched-{host}.txt", host=host)
+        ids.append(int(wait_parsed(api, capture["id"])["id"]))
+    result = api.get("/api/threads", params={"captures": ",".join(map(str, ids)), "comm_regex": "^worker$"})
+    workers = result.json()["threads"]
+    assert sorted((t["host"], t["tid"]) for t in workers) == [("db-1", 100), ("db-2", 100)]
+    assert all(t["wall_ns"] == 2500 * MS for t in workers)
 
 
 def test_a_time_range_clips_every_thread(api: TestClient, captures: dict[str, int]) -> None:

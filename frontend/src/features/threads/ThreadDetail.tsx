@@ -14,7 +14,6 @@ interface Props {
   thread: ThreadRow;
   state: ThreadState | null;
   selection: Selection;
-  captureIds: number[];
   source: StateSource;
   search: string;
   onPick: (s: ThreadState) => void;
@@ -22,8 +21,8 @@ interface Props {
 }
 
 /** One thread: its state strip, the picked state's time and blocking stack, latency and wakers. */
-export function ThreadDetail({ thread, state, selection, captureIds, source, search, onPick, onClose }: Props) {
-  const params = selectionApiParams({ ...selection, pid: null, comm: null, tid: null }, captureIds);
+export function ThreadDetail({ thread, state, selection, source, search, onPick, onClose }: Props) {
+  const params = selectionApiParams({ ...selection, pid: null, comm: null, tid: null }, [thread.capture_id]);
   params.set('tid', String(thread.tid));
   params.set('buckets', String(STRIP_BUCKETS));
   const strip = useQuery({ queryKey: ['threads', 'strip', params.toString()], queryFn: ({ signal }) => getStrip(params, signal) });
@@ -31,14 +30,18 @@ export function ThreadDetail({ thread, state, selection, captureIds, source, sea
   const fromUs = selection.fromUs ?? segments[0]?.startUs ?? 0;
   const toUs = selection.toUs ?? segments.at(-1)?.endUs ?? fromUs + 1;
   const top = state ? thread.top_stacks[state] : undefined;
-  const href = state ? stacksHref(search, thread.tid, state, source) : null;
+  const href = state ? stacksHref(search, thread, state, source) : null;
   const lat = thread.latency;
 
   return (
     <section className="thread-detail stack stack--tight" aria-label={`Thread ${thread.comm} ${thread.tid}`} data-testid="thread-detail">
       <div className="section-head">
         <h2>
-          {thread.comm} <span className="muted">pid {thread.pid ?? '?'} · tid {thread.tid}</span>
+          {thread.comm}{' '}
+          <span className="muted">
+            pid {thread.pid ?? '?'} · tid {thread.tid}
+            {thread.host ? ` · ${thread.host}` : ''}
+          </span>
         </h2>
         <div className="spacer" />
         <button type="button" className="btn btn--small btn--ghost" onClick={onClose} aria-label="Close thread details">

@@ -14,7 +14,7 @@ import { useSelectionCaptures } from '../captures/selectionCaptures';
 import { getThreads, STATES, type ThreadRow, type ThreadState } from './api';
 import { StateBar, StateLegend } from './StateBar';
 import { ThreadDetail } from './ThreadDetail';
-import { GROUPS, groupThreads, readThreadsView, STATE_LABELS, writeThreadsView, type SortKey, type ThreadsViewState } from './threadsView';
+import { GROUPS, groupThreads, readThreadsView, STATE_LABELS, threadKey, writeThreadsView, type SortKey, type ThreadsViewState } from './threadsView';
 import './threads.css';
 
 const SHOWN_LIMIT = 500;
@@ -105,7 +105,7 @@ function ThreadsTable({ selection, captureIds, view, setView, setSelection }: Ta
 
   const data = query.data;
   const groups = useMemo(() => (data ? groupThreads(data.threads, view.group, view.sort) : []), [data, view.group, view.sort]);
-  const picked = data?.threads.find((t) => t.tid === view.thread) ?? null;
+  const picked = data?.threads.find((t) => threadKey(t) === view.thread) ?? null;
   const search = window.location.search;
 
   return (
@@ -164,7 +164,6 @@ function ThreadsTable({ selection, captureIds, view, setView, setSelection }: Ta
           thread={picked}
           state={view.state}
           selection={selection}
-          captureIds={captureIds}
           source={data?.source ?? 'none'}
           search={search}
           onPick={(s) => setView({ state: s })}
@@ -229,14 +228,16 @@ interface LineProps {
 }
 
 function ThreadLine({ thread, view, setView }: LineProps) {
-  const open = (state: ThreadState | null) => setView({ thread: thread.tid, state }, true);
-  const selected = view.thread === thread.tid;
+  const key = threadKey(thread);
+  const open = (state: ThreadState | null) => setView({ thread: key, state }, true);
+  const selected = view.thread === key;
   return (
     <tr
       className={selected ? 'is-selected' : undefined}
       tabIndex={0}
       data-testid="thread-row"
       data-tid={thread.tid}
+      data-capture={thread.capture_id}
       onKeyDown={(e) => {
         if (e.target !== e.currentTarget) return;
         if (e.key === 'Enter') open(view.state);
@@ -250,6 +251,7 @@ function ThreadLine({ thread, view, setView }: LineProps) {
         </button>{' '}
         <span className="muted small">
           {thread.pid ?? '?'}/{thread.tid}
+          {thread.host ? ` · ${thread.host}` : ''}
         </span>
       </td>
       <td className="num">{formatDurationNs(thread.wall_ns)}</td>
@@ -287,7 +289,7 @@ function GroupLines({ label, total, threads, ...rest }: Omit<LineProps, 'thread'
         ))}
         <td />
       </tr>
-      {open ? threads.map((t) => <ThreadLine key={t.tid} thread={t} {...rest} />) : null}
+      {open ? threads.map((t) => <ThreadLine key={threadKey(t)} thread={t} {...rest} />) : null}
     </>
   );
 }

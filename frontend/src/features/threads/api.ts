@@ -24,6 +24,9 @@ export interface TopStack {
 }
 
 export interface ThreadRow {
+  /** Threads are per capture: the same tid on two hosts is two threads. */
+  capture_id: number;
+  host: string | null;
   pid: number | null;
   tid: number;
   comm: string;
@@ -84,6 +87,8 @@ function decodeThread(v: unknown, path: string): ThreadRow {
   }
   const lat = obj(o.latency, `${path}.latency`);
   return {
+    capture_id: num(o.capture_id, `${path}.capture_id`),
+    host: nullable(str)(o.host, `${path}.host`),
     pid: optNum(o.pid, `${path}.pid`),
     tid: num(o.tid, `${path}.tid`),
     comm: str(o.comm, `${path}.comm`),

@@ -5,6 +5,8 @@ import { DEFAULT_VIEW, groupThreads, readThreadsView, sortThreads, stacksHref, w
 const row = (tid: number, pid: number, comm: string, states: Partial<ThreadRow['states']>, p99: number | null = null): ThreadRow => {
   const full = { running: 0, runnable: 0, sleeping: 0, uninterruptible: 0, other: 0, unknown: 0, ...states };
   return {
+    capture_id: 1,
+    host: 'db-1',
     pid,
     tid,
     comm,
@@ -26,7 +28,7 @@ const rows = [
 
 describe('threads view state', () => {
   it('round-trips its keys beside the selection and drops bad values', () => {
-    const v = { sort: 'uninterruptible' as const, group: 'process' as const, match: '^db', thread: 2, state: 'sleeping' as const };
+    const v = { sort: 'uninterruptible' as const, group: 'process' as const, match: '^db', thread: '1:2', state: 'sleeping' as const };
     const p = writeThreadsView(new URLSearchParams('incident=1'), v);
     expect(p.get('incident')).toBe('1');
     expect(readThreadsView(p)).toEqual(v);
@@ -44,7 +46,7 @@ describe('sorting and grouping', () => {
 
   it('sums threads per process and per name', () => {
     const byProcess = groupThreads(rows, 'process', 'busy');
-    expect(byProcess.map((g) => g.key)).toEqual(['p10', 'p20']);
+    expect(byProcess.map((g) => g.key)).toEqual(['p1:10', 'p1:20']);
     expect(byProcess[0]?.total.states.uninterruptible).toBe(60);
     expect(byProcess[0]?.total.wall_ns).toBe(200);
     expect(byProcess[0]?.threads.map((t) => t.tid)).toEqual([2, 1]);
@@ -55,10 +57,11 @@ describe('sorting and grouping', () => {
 
 describe('stacks for a state', () => {
   it('links blocked states to the off-CPU flame graph of that thread and running to CPU samples', () => {
-    const search = 'incident=1&captures=4&comm=db&sort=busy';
-    expect(stacksHref(search, 2, 'uninterruptible', 'sched')).toBe('/flame?incident=1&captures=4&tid=2&source=off-cpu&state=D');
-    expect(stacksHref(search, 2, 'running', 'sched')).toBe('/flame?incident=1&captures=4&tid=2');
-    expect(stacksHref(search, 2, 'unknown', 'sched')).toBeNull();
-    expect(stacksHref(search, 2, 'sleeping', 'proc-sampler')).toBeNull();
+    const search = 'incident=1&captures=4,5&comm=db&sort=busy';
+    const t = { capture_id: 4, tid: 2 };
+    expect(stacksHref(search, t, 'uninterruptible', 'sched')).toBe('/flame?incident=1&captures=4&tid=2&source=off-cpu&state=D');
+    expect(stacksHref(search, t, 'running', 'sched')).toBe('/flame?incident=1&captures=4&tid=2');
+    expect(stacksHref(search, t, 'unknown', 'sched')).toBeNull();
+    expect(stacksHref(search, t, 'sleeping', 'proc-sampler')).toBeNull();
   });
 });

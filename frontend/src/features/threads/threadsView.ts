@@ -15,8 +15,8 @@ export interface ThreadsViewState {
   group: Grouping;
   /** Keep threads whose name matches (a regular expression, sent to the server). */
   match: string;
-  /** The thread and state whose details are open. */
-  thread: number | null;
+  /** The thread (`capture:tid`) and state whose details are open. */
+  thread: string | null;
   state: ThreadState | null;
 }
 
@@ -25,13 +25,13 @@ export const DEFAULT_VIEW: ThreadsViewState = { sort: 'busy', group: 'thread', m
 export function readThreadsView(p: URLSearchParams): ThreadsViewState {
   const pick = <T extends string>(allowed: readonly T[], raw: string | null, fallback: T): T =>
     raw !== null && (allowed as readonly string[]).includes(raw) ? (raw as T) : fallback;
-  const tid = Number(p.get('thread'));
+  const rawThread = p.get('thread');
   const rawState = p.get('tstate');
   return {
     sort: pick(SORT_KEYS, p.get('sort'), 'busy'),
     group: pick(GROUPS, p.get('group'), 'thread'),
     match: p.get('match') ?? '',
-    thread: p.get('thread') !== null && Number.isInteger(tid) ? tid : null,
+    thread: rawThread !== null && /^\d+:-?\d+$/.test(rawThread) ? rawThread : null,
     state: rawState !== null && (STATES as readonly string[]).includes(rawState) ? (rawState as ThreadState) : null,
   };
 }
@@ -42,10 +42,13 @@ export function writeThreadsView(p: URLSearchParams, v: ThreadsViewState): URLSe
   if (v.sort !== DEFAULT_VIEW.sort) p.set('sort', v.sort);
   if (v.group !== DEFAULT_VIEW.group) p.set('group', v.group);
   if (v.match) p.set('match', v.match);
-  if (v.thread !== null) p.set('thread', String(v.thread));
+  if (v.thread !== null) p.set('thread', v.thread);
   if (v.state !== null) p.set('tstate', v.state);
   return p;
 }
+
+/** A thread's key in the URL and in lists: its capture and tid. */
+export const threadKey = (t: Pick<ThreadRow, 'capture_id' | 'tid'>): string => `${t.capture_id}:${t.tid}`;
 
 /** Time that is neither sleep nor unknown: what people chase (running, waiting for a CPU, in D). */
 export const busyNs = (t: ThreadRow): number => t.wall_ns - t.states.sleeping - t.states.unknown;
@@ -72,7 +75,7 @@ export function sortThreads<T extends ThreadRow>(rows: T[], key: SortKey): T[] {
     const vb = value(b);
     if (va < vb) return -1;
     if (va > vb) return 1;
-    return a.tid - b.tid;
+    return a.capture_id - b.capture_id || a.tid - b.tid;
   });
 }
 
@@ -90,11 +93,11 @@ const emptyStates = (): Record<ThreadState, number> =>
 /** Rows summed per process (pid) or per thread name; `thread` grouping keeps one row each. */
 export function groupThreads(rows: ThreadRow[], grouping: Grouping, sort: SortKey): ThreadGroup[] {
   if (grouping === 'thread') {
-    return sortThreads(rows, sort).map((t) => ({ key: `t${t.tid}`, label: `${t.comm} ${t.tid}`, total: t, threads: [t] }));
+    return sortThreads(rows, sort).map((t) => ({ key: threadKey(t), label: `${t.comm} ${t.tid}`, total: t, threads: [t] }));
   }
   const groups = new Map<string, ThreadRow[]>();
   for (const t of rows) {
-    const key = grouping === 'process' ? `p${t.pid ?? '?'}` : `n${t.comm}`;
+    const key = grouping === 'process' ? `p${t.capture_id}:${t.pid ?? '?'}` : `n${t.comm}`;
     groups.set(key, [...(groups.get(key) ?? []), t]);
   }
   const out: ThreadGroup[] = [];
@@ -113,8 +116,11 @@ export function groupThreads(rows: ThreadRow[], grouping: Grouping, sort: SortKe
       wakers: [],
       top_stacks: {},
     };
+    const where = first.host ? ` on ${first.host}` : '';
     const label =
-      grouping === 'process' ? `pid ${first.pid ?? 'unknown'} · ${first.comm} · ${members.length} threads` : `${first.comm} · ${members.length} threads`;
+      grouping === 'process'
+        ? `pid ${first.pid ?? 'unknown'}${where} · ${first.comm} · ${members.length} threads`
+        : `${first.comm} · ${members.length} threads`;
     out.push({ key, label, total, threads: sortThreads(members, sort) });
   }
   const order = sortThreads(
@@ -132,9 +138,10 @@ export const FLAME_STATE: Partial<Record<ThreadState, string>> = {
 };
 
 /** Where "the stacks that put it there" live: an off-CPU flame graph, or CPU samples when running. */
-export function stacksHref(search: string, tid: number, state: ThreadState, source: StateSource): string | null {
+export function stacksHref(search: string, thread: Pick<ThreadRow, 'capture_id' | 'tid'>, state: ThreadState, source: StateSource): string | null {
   const p = new URLSearchParams(search);
-  p.set('tid', String(tid));
+  p.set('captures', String(thread.capture_id));
+  p.set('tid', String(thread.tid));
   p.delete('pid');
   p.delete('comm');
   if (state === 'running') return viewHref('/flame', p);
