@@ -17,6 +17,30 @@ from stallscope.models import Capture
 MAX_FILENAME = 255
 
 
+def require_captures(session: Session, capture_ids: list[int], side: str | None = None) -> list[Capture]:
+    """The captures a view reads, or an error that names what is missing (and the diff side)."""
+    if not capture_ids:
+        if side is not None:
+            raise Invalid(f"side {side} has no captures: choose at least one ({side.lower()}.captures=1,2)")
+        raise Invalid("choose at least one capture (?captures=1,2)")
+    captures = repository.get_captures(session, capture_ids)
+    missing = sorted(set(capture_ids) - {c.id for c in captures})
+    if missing:
+        noun, verb = ("capture", "does") if len(missing) == 1 else ("captures", "do")
+        where = f"side {side}: " if side is not None else ""
+        raise NotFound(f"{where}{noun} {', '.join(map(str, missing))} {verb} not exist")
+    return captures
+
+
+def unit_of(captures: list[Capture], event: str | None) -> str:
+    """The unit the captures give an event's weights (ns for cpu-clock periods, else samples)."""
+    for capture in captures:
+        for entry in capture.events:
+            if entry.get("name") == event:
+                return str(entry.get("unit", "samples"))
+    return "samples"
+
+
 def to_out(capture: Capture, host: str | None) -> CaptureOut:
     return CaptureOut(
         id=capture.id,

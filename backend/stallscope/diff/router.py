@@ -1,7 +1,124 @@
-"""HTTP routes (placeholder until the feature lands)."""
+"""HTTP route for differential flame graphs: `a.*` and `b.*` query parameters select each side.
 
-from __future__ import annotations
+No `from __future__ import annotations` here: the per-side parameters are declared by a factory, and
+their aliases (`a.captures`, `b.captures`, ...) must be evaluated when it runs, not read back later.
+"""
 
-from fastapi import APIRouter
+import json
+from collections.abc import Callable
+from datetime import datetime
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Query
+from fastapi.responses import Response
+
+from stallscope.analysis.diff import Normalize
+from stallscope.config import get_settings
+from stallscope.deps import SessionDep
+from stallscope.diff import service
+from stallscope.flame.router import MAX_NODE_BUDGET
+from stallscope.flame.schemas import FlameSource, SampleFilter, WithinSecond
+from stallscope.kit.errors import Invalid
 
 router = APIRouter(tags=["diff"])
+
+MAX_TOP = 10_000
+
+
+def _capture_ids(prefix: str, raw: str | None) -> list[int]:
+    try:
+        return [int(part) for part in (raw or "").split(",") if part.strip()]
+    except ValueError as exc:
+        raise Invalid(f"{prefix}.captures must be comma-separated ids, got {raw!r}") from exc
+
+
+def _within(prefix: str, raw: str | None) -> WithinSecond | None:
+    if not raw:
+        return None
+    try:
+        return WithinSecond.parse(raw)
+    except ValueError as exc:
+        raise Invalid(f"{prefix}.{exc}") from exc
+
+
+def side_filter(prefix: str) -> Callable[..., SampleFilter]:
+    """A dependency reading one side's filter from `<prefix>.captures`, `<prefix>.start`, ..."""
+
+    def dependency(
+        captures: Annotated[
+            str | None, Query(alias=f"{prefix}.captures", description="Comma-separated capture ids")
+        ] = None,
+        start: Annotated[
+            datetime | None, Query(alias=f"{prefix}.start", description="Inclusive, ISO 8601")
+        ] = None,
+        end: Annotated[
+            datetime | None, Query(alias=f"{prefix}.end", description="Exclusive, ISO 8601")
+        ] = None,
+        pid: Annotated[int | None, Query(alias=f"{prefix}.pid")] = None,
+        tid: Annotated[int | None, Query(alias=f"{prefix}.tid")] = None,
+        comm: Annotated[
+            str | None, Query(alias=f"{prefix}.comm", description="Process or thread name")
+        ] = None,
+        within: Annotated[
+            str | None,
+            Query(
+                alias=f"{prefix}.within",
+                description="Offsets in every second, µs: 0-20000, or !0-20000 for outside",
+            ),
+        ] = None,
+    ) -> SampleFilter:
+        if start is not None and end is not None and end <= start:
+            raise Invalid(f"{prefix}.end must be after {prefix}.start")
+        return SampleFilter(
+            capture_ids=_capture_ids(prefix, captures),
+            start=start,
+            end=end,
+            pid=pid,
+            tid=tid,
+            comm=comm or None,
+            within=_within(prefix, within),
+        )
+
+    return dependency
+
+
+SideA = Annotated[SampleFilter, Depends(side_filter("a"))]
+SideB = Annotated[SampleFilter, Depends(side_filter("b"))]
+
+
+@router.get("/api/diff")
+def diff(
+    session: SessionDep,
+    a: SideA,
+    b: SideB,
+    source: Annotated[FlameSource, Query(description="samples or off-cpu (µs blocked)")] = "samples",
+    state: Annotated[str | None, Query(description="Off-CPU only: one scheduler state, e.g. D")] = None,
+    event: Annotated[str | None, Query(description="CPU only: default the most sampled event")] = None,
+    normalize: Annotated[
+        Normalize, Query(description="total: scale A to B's total (compare shares); none: raw weights")
+    ] = "total",
+    max_nodes: Annotated[int | None, Query(ge=2, le=MAX_NODE_BUDGET)] = None,
+    top: Annotated[int, Query(ge=0, le=MAX_TOP, description="Functions per sort (total, self)")] = 50,
+) -> Response:
+    """B's flame tree with A's weights beside it (`a`, `b`, `delta`, `share_delta` on every node).
+
+    Serialised with the standard library, as the flame graph is: stacks nest deeper than pydantic's
+    serialiser allows.
+    """
+    shared = {
+        "source": source,
+        "state": (state or None) if source == "off-cpu" else None,
+        "event": event or None,
+    }
+    result = service.diff(
+        session,
+        a.model_copy(update=shared),
+        b.model_copy(update=shared),
+        normalize,
+        max_nodes or get_settings().flame_max_nodes,
+        top,
+    )
+    payload = result.model_dump(mode="json", exclude={"root"})
+    payload["root"] = result.root
+    body = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
+    return Response(body.encode("utf-8", "surrogateescape"), media_type="application/json")

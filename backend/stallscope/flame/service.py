@@ -17,11 +17,11 @@ from stallscope.analysis.flame import (
     folded_lines,
     prune_tree,
 )
-from stallscope.captures import repository as captures_repository
+from stallscope.captures.service import require_captures, unit_of
 from stallscope.flame import repository
 from stallscope.flame.catalog import catalog
 from stallscope.flame.schemas import EventFacet, FacetsOut, FlameOut, SampleFilter
-from stallscope.kit.errors import Invalid, NotFound
+from stallscope.kit.errors import NotFound
 from stallscope.models import Capture
 
 TREE_CACHE_SIZE = 3
@@ -29,24 +29,6 @@ TREE_CACHE_SIZE = 3
 
 _tree_cache: OrderedDict[str, FlameTree] = OrderedDict()
 _tree_cache_lock = threading.Lock()
-
-
-def _require_captures(session: Session, capture_ids: list[int]) -> list[Capture]:
-    if not capture_ids:
-        raise Invalid("choose at least one capture (?captures=1,2)")
-    captures = captures_repository.get_captures(session, capture_ids)
-    missing = sorted(set(capture_ids) - {c.id for c in captures})
-    if missing:
-        raise NotFound(f"capture {', '.join(map(str, missing))} does not exist")
-    return captures
-
-
-def _unit_for(captures: list[Capture], event: str | None) -> str:
-    for capture in captures:
-        for entry in capture.events:
-            if entry.get("name") == event:
-                return str(entry.get("unit", "samples"))
-    return "samples"
 
 
 def _with_default_event(session: Session, flt: SampleFilter) -> tuple[SampleFilter, list[str]]:
@@ -96,7 +78,7 @@ def _focused(tree: FlameTree, focus: list[str]) -> FlameNode:
 
 
 def flame_graph(session: Session, flt: SampleFilter, focus: list[str], max_nodes: int) -> FlameOut:
-    captures = _require_captures(session, flt.capture_ids)
+    captures = require_captures(session, flt.capture_ids)
     flt, events = _with_default_event(session, flt)
     tree = _tree(session, flt, captures)
     node = _focused(tree, focus)
@@ -105,7 +87,7 @@ def flame_graph(session: Session, flt: SampleFilter, focus: list[str], max_nodes
         root=pruned.root,
         total=node.value,
         total_samples=node.samples,
-        unit="us" if flt.source == "off-cpu" else _unit_for(captures, flt.event),
+        unit="us" if flt.source == "off-cpu" else unit_of(captures, flt.event),
         event=flt.event,
         events=events,
         node_count=pruned.node_count,
@@ -117,14 +99,14 @@ def flame_graph(session: Session, flt: SampleFilter, focus: list[str], max_nodes
 
 def folded(session: Session, flt: SampleFilter, focus: list[str]) -> str:
     """The view as folded stacks, `comm;frame;... weight`, byte-compatible with stackcollapse-perf."""
-    captures = _require_captures(session, flt.capture_ids)
+    captures = require_captures(session, flt.capture_ids)
     flt, _ = _with_default_event(session, flt)
     node = _focused(_tree(session, flt, captures), focus)
     return "".join(f"{stack} {weight}\n" for stack, weight in folded_lines(node, focus))
 
 
 def facets(session: Session, flt: SampleFilter) -> FacetsOut:
-    captures = _require_captures(session, flt.capture_ids)
+    captures = require_captures(session, flt.capture_ids)
     units = {e["name"]: e.get("unit", "samples") for c in captures for e in c.events}
     starts = [c.time_start for c in captures if c.time_start is not None]
     ends = [c.time_end for c in captures if c.time_end is not None]

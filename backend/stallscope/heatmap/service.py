@@ -15,7 +15,7 @@ from stallscope.analysis.heatmap import (
     plan_columns,
     row_width_us,
 )
-from stallscope.captures import repository as captures_repository
+from stallscope.captures.service import require_captures
 from stallscope.heatmap import repository
 from stallscope.heatmap.schemas import (
     COUNT_UNITS,
@@ -28,22 +28,12 @@ from stallscope.heatmap.schemas import (
     StreamOut,
     StreamsOut,
 )
-from stallscope.kit.errors import Invalid, NotFound
+from stallscope.kit.errors import Invalid
 from stallscope.models import Capture
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 ONE_US = timedelta(microseconds=1)
 WALL_CLOCK_MODES = frozenset({"realtime", "anchor", "perf-tod", "user-offset"})
-
-
-def _require_captures(session: Session, capture_ids: list[int]) -> list[Capture]:
-    if not capture_ids:
-        raise Invalid("choose at least one capture (?captures=1,2)")
-    captures = captures_repository.get_captures(session, capture_ids)
-    missing = sorted(set(capture_ids) - {c.id for c in captures})
-    if missing:
-        raise NotFound(f"capture {', '.join(map(str, missing))} does not exist")
-    return captures
 
 
 def _clock_notes(captures: list[Capture]) -> tuple[bool, list[str]]:
@@ -95,7 +85,7 @@ def _streams(session: Session, capture_ids: list[int]) -> list[StreamOut]:
 
 
 def streams(session: Session, capture_ids: list[int]) -> StreamsOut:
-    captures = _require_captures(session, capture_ids)
+    captures = require_captures(session, capture_ids)
     found = _streams(session, capture_ids)
     wall_clock, notes = _clock_notes(captures)
     return StreamsOut(
@@ -157,7 +147,7 @@ def heatmap(session: Session, q: HeatmapQuery) -> HeatmapOut:
         row_us = row_width_us(q.rows)
     except ValueError as exc:
         raise Invalid(str(exc)) from exc
-    captures = _require_captures(session, q.capture_ids)
+    captures = require_captures(session, q.capture_ids)
     stream = q.stream or _default_stream(session, q.capture_ids)
     event: str | None = None
     unit = COUNT_UNITS[stream]

@@ -1,0 +1,128 @@
+"""Differential flame graphs: read both sides' stored stacks the flame graph's way, then diff them."""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Iterator
+
+from sqlalchemy.orm import Session
+
+from stallscope.analysis.diff import DiffResult, FunctionDelta, Normalize, diff_rows, top_functions
+from stallscope.analysis.flame import StackWeight
+from stallscope.captures.service import require_captures, unit_of
+from stallscope.diff.schemas import DiffOut, FunctionOut, SideOut
+from stallscope.flame import repository
+from stallscope.flame.catalog import catalog
+from stallscope.flame.schemas import SampleFilter
+from stallscope.models import Capture
+
+Rows = list[tuple[str, int, int, int]]
+
+RESULT_CACHE_SIZE = 4
+"""A shared link opened twice, Back and Forward, a second browser: the same diff is asked for again.
+Parsed captures never change (a re-parse changes `parsed_at`, which is part of the key)."""
+
+_results: OrderedDict[str, DiffOut] = OrderedDict()
+_results_lock = threading.Lock()
+
+
+def _event_and_choices(
+    session: Session, a: SampleFilter, b: SampleFilter, event: str | None
+) -> tuple[str | None, list[str]]:
+    """The event both sides are read for, and what could have been chosen.
+
+    As in the flame graph, different events are never summed: without a choice, the event sampled
+    most over both sides. Off-CPU diffs have scheduler states instead, all summed unless one is set.
+    """
+    ids = sorted(set(a.capture_ids) | set(b.capture_ids))
+    if a.source == "off-cpu":
+        return None, [state for state, _ in repository.off_cpu_states(session, ids)]
+    events = [name for name, _ in repository.event_counts(session, ids)]
+    if event is None and events:
+        event = events[0]
+    return event, events
+
+
+def _unit(captures: list[Capture], source: str, event: str | None) -> str:
+    return "us" if source == "off-cpu" else unit_of(captures, event)
+
+
+def _diff(
+    session: Session, a: SampleFilter, b: SampleFilter, normalize: Normalize, max_nodes: int
+) -> DiffResult:
+    """Both sides read by the flame graph's own queries, frames resolved in one lookup."""
+    rows_a = repository.stack_weights(session, a)
+    rows_b = repository.stack_weights(session, b)
+    stacks, frames = catalog.resolve(session, {stack for rows in (rows_a, rows_b) for _, stack, _, _ in rows})
+
+    def weights(rows: Rows) -> Iterator[StackWeight]:
+        return (StackWeight(comm, stacks[stack], weight, n) for comm, stack, weight, n in rows)
+
+    return diff_rows(weights(rows_a), weights(rows_b), frames, normalize, max_nodes)
+
+
+def _functions(result: DiffResult, top: int) -> list[FunctionDelta]:
+    """The `top` by total change and the `top` by self change, so either sort of the table is full."""
+    by_total = top_functions(result.functions, top, "total")
+    chosen = {f.name for f in by_total}
+    by_self = [f for f in top_functions(result.functions, top, "self") if f.name not in chosen]
+    return top_functions(by_total + by_self, len(by_total) + len(by_self), "total")
+
+
+def diff(
+    session: Session,
+    a: SampleFilter,
+    b: SampleFilter,
+    normalize: Normalize,
+    max_nodes: int,
+    top: int,
+) -> DiffOut:
+    captures = require_captures(session, a.capture_ids, "A") + require_captures(session, b.capture_ids, "B")
+    versions = ",".join(
+        sorted({f"{c.id}@{c.parsed_at.isoformat() if c.parsed_at else '-'}" for c in captures})
+    )
+    key = f"{a.model_dump_json()}|{b.model_dump_json()}|{normalize}|{max_nodes}|{top}|{versions}"
+    with _results_lock:
+        cached = _results.get(key)
+        if cached is not None:
+            _results.move_to_end(key)
+            return cached
+    out = _compute(session, a, b, captures, normalize, max_nodes, top)
+    with _results_lock:
+        _results[key] = out
+        while len(_results) > RESULT_CACHE_SIZE:
+            _results.popitem(last=False)
+    return out
+
+
+def _compute(
+    session: Session,
+    a: SampleFilter,
+    b: SampleFilter,
+    captures: list[Capture],
+    normalize: Normalize,
+    max_nodes: int,
+    top: int,
+) -> DiffOut:
+    event, events = _event_and_choices(session, a, b, a.event)
+    a = a.model_copy(update={"event": event})
+    b = b.model_copy(update={"event": event})
+    result = _diff(session, a, b, normalize, max_nodes)
+    return DiffOut(
+        root=result.root,
+        a=SideOut(captures=a.capture_ids, total=result.total_a, samples=result.samples_a),
+        b=SideOut(captures=b.capture_ids, total=result.total_b, samples=result.samples_b),
+        source=a.source,
+        state=a.state,
+        unit=_unit(captures, a.source, event),
+        event=event,
+        events=events,
+        normalize=normalize,
+        scale=result.scale,
+        functions=[FunctionOut.of(f) for f in _functions(result, top)],
+        function_count=len(result.functions),
+        node_count=result.node_count,
+        pruned_nodes=result.pruned_nodes,
+        prune_threshold=result.prune_threshold,
+    )

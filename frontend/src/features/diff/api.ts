@@ -1,0 +1,220 @@
+/**
+ * `GET /api/diff`: types, the decoder at the parse boundary, and the request. Each side is a
+ * selection (`a.*`, `b.*`); the server reads both with the flame graph's own queries.
+ */
+import { queryOptions } from '@tanstack/react-query';
+import { DecodeError, arr, num, obj, str } from '../../api/decode';
+import { MAX_NODES } from '../../api/endpoints';
+import { getJsonTimed } from '../../api/http';
+import { FRAME_KINDS, type FlameNode, type FrameKind } from '../../api/types';
+import { formatWithin, isoFromEpochUs, type Selection } from '../../shared/selection';
+
+export type Normalize = 'total' | 'none';
+
+/**
+ * A frame of the diff: `value` is the width drawn (B's weight as sent; A's in the "A" view), `a`
+ * and `b` each side's own weight, `delta` = b − a × scale (the response's `scale`), `share_delta` =
+ * B's share of its total minus A's. Diffs send no sample counts: `samples` is 0.
+ */
+export interface DiffNode extends FlameNode {
+  a: number;
+  b: number;
+  delta: number;
+  share_delta: number;
+  children: DiffNode[];
+}
+
+export interface DiffSideTotals {
+  captures: number[];
+  total: number;
+  /** CPU samples, or off-CPU intervals. */
+  samples: number;
+}
+
+export interface DiffFunction {
+  name: string;
+  self_a: number;
+  self_b: number;
+  self_delta: number;
+  total_a: number;
+  total_b: number;
+  total_delta: number;
+}
+
+export interface DiffResponse {
+  root: DiffNode;
+  a: DiffSideTotals;
+  b: DiffSideTotals;
+  source: 'samples' | 'off-cpu';
+  state: string | null;
+  unit: string;
+  event: string | null;
+  /** CPU: the events the captures have; off-CPU: the scheduler states. */
+  events: string[];
+  normalize: Normalize;
+  /** What A's weights are multiplied by in every delta. */
+  scale: number;
+  functions: DiffFunction[];
+  function_count: number;
+  node_count: number;
+  pruned_nodes: number;
+  prune_threshold: number;
+}
+
+/** One side of a request: capture ids resolved, the rest of the selection as is. */
+export interface DiffSideQuery {
+  captures: number[];
+  fromUs: number | null;
+  toUs: number | null;
+  pid: number | null;
+  tid: number | null;
+  comm: string | null;
+  within: Selection['within'];
+}
+
+export interface DiffQuery {
+  a: DiffSideQuery;
+  b: DiffSideQuery;
+  source: 'cpu' | 'off-cpu';
+  state: string | null;
+  event: string | null;
+  normalize: Normalize;
+}
+
+/** Functions asked for per sort (total, self); the table sorts what arrives. */
+export const TABLE_TOP = 200;
+
+export function diffParams(q: DiffQuery): URLSearchParams {
+  const p = new URLSearchParams();
+  for (const [prefix, side] of [
+    ['a', q.a],
+    ['b', q.b],
+  ] as const) {
+    p.set(`${prefix}.captures`, side.captures.join(','));
+    if (side.fromUs !== null) p.set(`${prefix}.start`, isoFromEpochUs(side.fromUs));
+    if (side.toUs !== null) p.set(`${prefix}.end`, isoFromEpochUs(side.toUs));
+    if (side.pid !== null) p.set(`${prefix}.pid`, String(side.pid));
+    if (side.tid !== null) p.set(`${prefix}.tid`, String(side.tid));
+    if (side.comm) p.set(`${prefix}.comm`, side.comm);
+    if (side.within) p.set(`${prefix}.within`, formatWithin(side.within));
+  }
+  p.set('source', q.source === 'off-cpu' ? 'off-cpu' : 'samples');
+  if (q.source === 'off-cpu' && q.state) p.set('state', q.state);
+  if (q.source === 'cpu' && q.event) p.set('event', q.event);
+  p.set('normalize', q.normalize);
+  p.set('max_nodes', String(MAX_NODES));
+  p.set('top', String(TABLE_TOP));
+  return p;
+}
+
+export const diffUrl = (q: DiffQuery): string => `/api/diff?${diffParams(q).toString()}`;
+
+const frameKinds: readonly string[] = FRAME_KINDS;
+const frameKind = (v: unknown): FrameKind => (typeof v === 'string' && frameKinds.includes(v) ? (v as FrameKind) : 'unknown');
+
+function finite(o: Record<string, unknown>, key: string, path: () => string): number {
+  const v = o[key];
+  if (typeof v !== 'number' || Number.isNaN(v)) throw new DecodeError(`${path()}.${key}`, 'number', v);
+  return v;
+}
+
+/** Iterative: stacks nest deeper than a recursive decoder could follow; checks inline, paths lazy. */
+export function decodeDiffNode(v: unknown, rootPath = 'diff.root'): DiffNode {
+  const top: DiffNode[] = [];
+  const stack: { raw: unknown; path: () => string; into: DiffNode[] }[] = [{ raw: v, path: () => rootPath, into: top }];
+  for (let item = stack.pop(); item; item = stack.pop()) {
+    const { raw, path } = item;
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new DecodeError(path(), 'object', raw);
+    const o = raw as Record<string, unknown>;
+    if (typeof o.name !== 'string') throw new DecodeError(`${path()}.name`, 'string', o.name);
+    const node: DiffNode = {
+      name: o.name,
+      kind: frameKind(o.kind),
+      value: finite(o, 'value', path),
+      samples: 0,
+      a: finite(o, 'a', path),
+      b: finite(o, 'b', path),
+      delta: finite(o, 'delta', path),
+      share_delta: finite(o, 'share_delta', path),
+      children: [],
+    };
+    if (o.truncated === true) node.truncated = true;
+    item.into.push(node);
+    const kids = o.children;
+    if (kids === undefined || kids === null) continue;
+    if (!Array.isArray(kids)) throw new DecodeError(`${path()}.children`, 'array', kids);
+    for (let i = kids.length - 1; i >= 0; i -= 1) {
+      stack.push({ raw: kids[i] as unknown, path: () => `${path()}.children[${i}]`, into: node.children });
+    }
+  }
+  const root = top[0];
+  if (!root) throw new DecodeError(rootPath, 'object', v);
+  return root;
+}
+
+function decodeSide(v: unknown, path: string): DiffSideTotals {
+  const o = obj(v, path);
+  return {
+    captures: arr(o.captures, `${path}.captures`, num),
+    total: num(o.total, `${path}.total`),
+    samples: num(o.samples, `${path}.samples`),
+  };
+}
+
+function decodeFunction(v: unknown, path: string): DiffFunction {
+  const o = obj(v, path);
+  return {
+    name: str(o.name, `${path}.name`),
+    self_a: num(o.self_a, `${path}.self_a`),
+    self_b: num(o.self_b, `${path}.self_b`),
+    self_delta: num(o.self_delta, `${path}.self_delta`),
+    total_a: num(o.total_a, `${path}.total_a`),
+    total_b: num(o.total_b, `${path}.total_b`),
+    total_delta: num(o.total_delta, `${path}.total_delta`),
+  };
+}
+
+const optionalString = (v: unknown, path: string): string | null => (v === null || v === undefined ? null : str(v, path));
+
+export function decodeDiff(v: unknown): DiffResponse {
+  const o = obj(v, 'diff');
+  const normalize = str(o.normalize, 'diff.normalize');
+  return {
+    root: decodeDiffNode(o.root),
+    a: decodeSide(o.a, 'diff.a'),
+    b: decodeSide(o.b, 'diff.b'),
+    source: o.source === 'off-cpu' ? 'off-cpu' : 'samples',
+    state: optionalString(o.state, 'diff.state'),
+    unit: optionalString(o.unit, 'diff.unit') ?? 'samples',
+    event: optionalString(o.event, 'diff.event'),
+    events: o.events == null ? [] : arr(o.events, 'diff.events', str),
+    normalize: normalize === 'none' ? 'none' : 'total',
+    scale: num(o.scale, 'diff.scale'),
+    functions: arr(o.functions, 'diff.functions', decodeFunction),
+    function_count: num(o.function_count, 'diff.function_count'),
+    node_count: num(o.node_count, 'diff.node_count'),
+    pruned_nodes: num(o.pruned_nodes, 'diff.pruned_nodes'),
+    prune_threshold: num(o.prune_threshold, 'diff.prune_threshold'),
+  };
+}
+
+const arrivals = new WeakMap<DiffResponse, number>();
+
+/** When a diff response's body had arrived (a performance.now() time), if it came from getDiff. */
+export const diffArrivedAt = (r: DiffResponse): number | undefined => arrivals.get(r);
+
+/** Measured as `diff:fetch` (until the body is in) and `diff:decode`. */
+export async function getDiff(q: DiffQuery, signal?: AbortSignal): Promise<DiffResponse> {
+  const { value, received } = await getJsonTimed(diffUrl(q), decodeDiff, { fetch: 'diff:fetch', decode: 'diff:decode' }, signal);
+  arrivals.set(value, received);
+  return value;
+}
+
+/** A parsed diff never changes: no refetching, and no structural sharing of a 50k-node tree. */
+export const diffQuery = (q: DiffQuery) =>
+  queryOptions({
+    queryKey: ['diff', diffParams(q).toString()],
+    queryFn: ({ signal }) => getDiff(q, signal),
+    staleTime: Infinity,
+    structuralSharing: false,
+  });
