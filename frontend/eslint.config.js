@@ -30,7 +30,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['e2e/**/*.ts', 'playwright.config.ts', 'vite.config.ts'],
+    files: ['e2e/**/*.ts', 'bench/**/*.ts', 'playwright.config.ts', 'playwright.bench.config.ts', 'vite.config.ts'],
     languageOptions: { globals: { ...globals.node } },
   },
 );
