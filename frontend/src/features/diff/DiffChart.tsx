@@ -12,6 +12,7 @@ import { afterNextPaint, measure } from '../../shared/timing';
 import { frameHierarchy, FrameIds, framePath, minFrameWidth, sourceNode, zoomView, type ChartNode } from '../flame/frames';
 import { HIGHLIGHT_COLOR } from '../flame/palette';
 import { renderTooltip } from '../flame/tooltip';
+import { settleFrameWidths } from '../flame/settleFrames';
 import { pathKey } from '../flame/tree';
 import type { DiffNode } from './api';
 import { diffColor, OUTLINE, outlined } from './colors';
@@ -75,19 +76,6 @@ function paintFrames(h: Handle): void {
     const node = sourceNode(d.data);
     return isDiffNode(node) && outlined(node, h.side) ? '1.5px' : null;
   });
-}
-
-/**
- * d3-flame-graph grows new frames from zero width over a default 250 ms transition, even with
- * `transitionDuration(0)`; the widths it is heading for are already on each frame's group. Set them
- * at once, so what is measured as drawn is the final picture.
- */
-function finishWidths(h: Handle): void {
-  select(h.el)
-    .selectAll<SVGGElement, unknown>('g.frame')
-    .each(function () {
-      select(this).select('rect').interrupt().attr('width', this.getAttribute('width'));
-    });
 }
 
 /** A plain-text tooltip (frame names come from untrusted captures: no markup is ever parsed). */
@@ -223,7 +211,7 @@ export function DiffChart({ tree, side, largest, totals, search, zoom, onZoom, o
         h.tooltip.hide();
       }
       h.chart.minFrameSize(minFrameWidth(h.view, width, FRAME_BUDGET)).update();
-      finishWidths(h);
+      settleFrameWidths(h.el);
       paintFrames(h);
     } else if (h.paint !== paint) paintFrames(h);
     else drawn = false;

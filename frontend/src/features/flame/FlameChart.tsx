@@ -14,6 +14,7 @@ import { afterNextPaint, measure } from '../../shared/timing';
 import { frameHierarchy, FrameIds, framePath, minFrameWidth, zoomView, type ChartNode } from './frames';
 import { frameColor } from './palette';
 import { createFlameTooltip } from './tooltip';
+import { settleFrameWidths } from './settleFrames';
 import { pathKey } from './tree';
 
 export interface FlameChartProps {
@@ -105,6 +106,7 @@ function sync(h: ChartHandle, tree: FlameNode, zoomKey: string, width: number, s
     h.tooltip.hide();
   }
   h.chart.minFrameSize(minFrameWidth(h.view, width, FRAME_BUDGET)).update();
+  settleFrameWidths(h.el);
   return relayout ? 'layout' : 'size';
 }
 
