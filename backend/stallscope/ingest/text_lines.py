@@ -1,13 +1,19 @@
-"""The complete lines of a text capture, read in big chunks, for the line-oriented importers.
+"""The complete lines of a text capture, read in big chunks, for every line-oriented importer.
 
-Splitting a multi-megabyte chunk with `bytes.split` is several times cheaper than reading line by line,
-and it keeps memory bounded by the chunk size. What follows the last newline is kept apart: a capture
-that ends mid-line was cut while its tool was writing, and each importer decides (usually: drop it and
-say so). A compressed stream that ends early raises EOFError inside the decompressor; it is caught
-here and recorded as `cut_short`.
+Splitting a multi-megabyte chunk in C is several times cheaper than reading line by line (and on an
+unbuffered reader, such as a sniffed upload put back together, `readline` costs a read per byte),
+and it keeps memory bounded by the chunk size. `TextLines` hands the lines over a chunk at a time,
+in the shape the importer works in:
 
-Used by the collapsed, DTrace, perf trace, systemtap and ftrace importers (it lives here because this
-is the simplest of them).
+- `blocks`: the chunk's complete lines as one `bytes`, for parsers that decode or split it at once;
+- `batches`: a list of lines, carriage returns removed (the event and stack importers);
+- `chunks`, or iterating: a list of lines as they are, the last one included even without its
+  newline (the metrics importers, which judge that line themselves: `cut_tail` says which it was).
+
+With `blocks` and `batches`, what follows the last newline is kept apart in `partial`: a capture that
+ends mid-line was cut while its tool was writing, and each importer decides (usually: drop it and say
+so, `note_cut_tail`). A compressed stream that ends early raises EOFError inside the decompressor;
+it is caught and recorded as `cut_short`, unless the importer asks for it to propagate.
 """
 
 from __future__ import annotations
@@ -19,49 +25,118 @@ from stallscope.ingest.model import ParseError, ParseReport
 from stallscope.ingest.perf_script.detect import PERF_DATA_MESSAGE, looks_binary, looks_like_perf_data
 
 CHUNK_BYTES = 4 << 20
-MAX_LINE_BYTES = 8 << 20
+HEAD_BYTES = 64 << 10
+"""As much of the first chunk as `head` keeps: what `reject_non_text` looks at. Keeping the whole chunk
+would also keep its memory from being reused for the next one, which costs page faults."""
+MAX_LINE_BYTES = 16 << 20
+"""A longer line means the input is not line-oriented text; stop before holding it all."""
 
 
 class TextLines:
-    """Iterate `batches()` once; afterwards `partial` holds the unterminated tail, if any."""
+    """Read one of `blocks`, `batches`, `chunks` or the lines themselves, once.
 
-    def __init__(self, stream: BinaryIO, chunk_bytes: int = CHUNK_BYTES) -> None:
+    `tolerate_cut_stream`: read with `read1` where the stream has it, so that a compressed stream
+    that ends early loses only its last small piece, and stop there with `cut_short` set; when False,
+    read with `read` and let the EOFError through.
+    """
+
+    def __init__(
+        self, stream: BinaryIO, chunk_bytes: int = CHUNK_BYTES, *, tolerate_cut_stream: bool = True
+    ) -> None:
         self._stream = stream
         self._chunk_bytes = chunk_bytes
+        self._tolerate_cut_stream = tolerate_cut_stream
         self.head = b""
-        """The first chunk as read, for the importer's own "is this my format at all" check."""
+        """The start of the first chunk, for the importer's own "is this my format at all" check."""
         self.cut_short = False
+        self.number = 0
+        """The 1-based number of the last line handed over."""
         self.partial = b""
+        """What follows the last newline (`blocks`, `batches`), once they are read."""
         self.partial_line = 1
         """1-based number of the line `partial` would have been."""
+        self.cut_tail = False
+        """True once `chunks` (or iterating) has handed over a last line that had no newline."""
+
+    def blocks(self) -> Iterator[tuple[int, bytes]]:
+        """(number of the first line, the complete lines joined by `\\n`), chunk by chunk."""
+        pending = b""
+        for piece in self._pieces():
+            if not self.head:
+                self.head = piece[:HEAD_BYTES]
+            data = pending + piece if pending else piece
+            end = data.rfind(b"\n")
+            if end >= 0:
+                body, pending = data[:end], data[end + 1 :]
+                first = self.number + 1
+                self.number += body.count(b"\n") + 1
+                self._check(pending)
+                yield first, body
+            else:
+                pending = data
+                self._check(pending)
+        self.partial = pending
+        self.partial_line = self.number + 1
 
     def batches(self) -> Iterator[tuple[int, list[bytes]]]:
         """(number of the first line, lines without their newline or carriage return), chunk by chunk."""
-        pending = b""
-        line_no = 1
-        for chunk in self._chunks():
-            if not self.head:
-                self.head = chunk
-            data = pending + chunk if pending else chunk
-            cut = data.rfind(b"\n")
-            if cut < 0:
-                if len(data) > MAX_LINE_BYTES:
-                    raise ParseError(
-                        line_no, f"a line longer than {MAX_LINE_BYTES >> 20} MB: not a text capture"
-                    )
-                pending = data
-                continue
-            body = data[:cut]
-            if b"\r" in body:
-                body = body.replace(b"\r\n", b"\n").replace(b"\r", b"")
-            lines = body.split(b"\n")
-            yield line_no, lines
-            line_no += len(lines)
-            pending = data[cut + 1 :]
-        self.partial = pending.rstrip(b"\r")
-        self.partial_line = line_no
+        for lines in self._split(strip_cr=True):
+            yield self.number - len(lines) + 1, lines
 
-    def _chunks(self) -> Iterator[bytes]:
+    def chunks(self) -> Iterator[list[bytes]]:
+        """The lines as they are (a `\\r` before a newline kept), chunk by chunk, then the line after
+        the last newline, if any, as a chunk of its own; `number` is each chunk's last line."""
+        yield from self._split(strip_cr=False)
+        last = self.last_line()
+        if last is not None:
+            yield [last]
+
+    def last_line(self) -> bytes | None:
+        """After `blocks`: `partial` handed over as a line (`number` and `cut_tail` then count it), or
+        None when the text ends with its newline."""
+        if not self.partial:
+            return None
+        self.number += 1
+        self.cut_tail = True
+        return self.partial
+
+    def __iter__(self) -> Iterator[bytes]:
+        """The same lines as `chunks`, one at a time; `number` is the line's."""
+        for lines in self.chunks():
+            first = self.number - len(lines)
+            for offset, line in enumerate(lines, 1):
+                self.number = first + offset
+                yield line
+
+    def _split(self, strip_cr: bool) -> Iterator[list[bytes]]:
+        """`blocks` as lists of lines: one split of each chunk, no copy of its body first."""
+        pending = b""
+        for piece in self._pieces():
+            if not self.head:
+                self.head = piece[:HEAD_BYTES]
+            data = pending + piece if pending else piece
+            if strip_cr and b"\r" in data:
+                data = data.replace(b"\r", b"")  # a `\r` between lines, or any other: none is kept
+            lines = data.split(b"\n")
+            pending = lines.pop()
+            self.number += len(lines)
+            self._check(pending)
+            if lines:
+                yield lines
+        self.partial = pending
+        self.partial_line = self.number + 1
+
+    def _check(self, pending: bytes) -> None:
+        if len(pending) > MAX_LINE_BYTES:
+            raise ParseError(
+                self.number + 1, f"a line longer than {MAX_LINE_BYTES >> 20} MiB: not line-oriented text"
+            )
+
+    def _pieces(self) -> Iterator[bytes]:
+        if not self._tolerate_cut_stream:
+            while data := self._stream.read(self._chunk_bytes):
+                yield data
+            return
         read = getattr(self._stream, "read1", None) or self._stream.read
         while True:
             try:

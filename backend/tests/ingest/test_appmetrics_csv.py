@@ -155,3 +155,34 @@ def test_crlf_semicolons_decimal_commas_comments_and_quotes() -> None:
 def test_blank_lines_between_rows_are_skipped_and_numbering_stays_right() -> None:
     points, _ = parse("ts,x\n\n1700000000,1\n\n\n1700000001,2\n")
     assert [p.line for p in points] == [3, 6]
+
+
+def test_quoted_and_plain_files_read_the_same_way() -> None:
+    # Plain rows go the fast way (a chunk split at once), quoted ones through the csv module, line by line.
+    rows = [
+        "1700000000,lat_ms,1.5,db1,eu",
+        "1700000000,naks,2,db2,",
+        "",
+        "1700000001,lat_ms,x,db1,eu",
+        "1700000001,,3,db1,eu",
+        "1700000002,lat_ms,4",
+        "1700000002000,lat_ms,5,db1,eu",
+        "1700000003,rx_bytes_total,6,db1,eu",
+    ]
+    header = "ts,name,value,host,region\n"
+    plain, plain_report = parse(header + "\n".join(rows) + "\n")
+    quoted, quoted_report = parse(header + '"1699999999",lat_ms,0,db1,eu\n' + "\n".join(rows) + "\n")
+    assert quoted[1:] == [
+        MetricPoint(p.line + 1, p.name, p.time_ns, p.value, p.labels, p.unit) for p in plain
+    ]
+    assert [(w.line + 1, w.message) for w in plain_report.warnings[1:]] == messages(quoted_report)[1:]
+    assert [p.unit for p in plain] == ["ms", None, "B"]  # the millisecond time is dropped
+
+
+def test_wide_rows_with_an_empty_or_bad_cell_read_the_same_in_a_plain_file() -> None:
+    text = "ts,a_ms,b\n" + "".join(f"{1_700_000_000 + i},{i},{i * 2}\n" for i in range(50))
+    text += "1700000050,,1\n1700000051,x,1\n1700000052,1,2\n"
+    points, report = parse(text)
+    assert len(points) == 100 + 1 + 2
+    assert points[100] == MetricPoint(52, "b", 1_700_000_050 * S, 1.0, (), None)
+    assert messages(report)[1:] == [(53, "'x' under 'a_ms' is not a number; dropped this line")]

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
+from stallscope.ingest.appmetrics import common
 from stallscope.ingest.appmetrics.jsonl_metrics import IMPORTER
-from stallscope.ingest.appmetrics.lines import LineReader
 from stallscope.ingest.appmetrics.timestamps import NAIVE_ISO
 from stallscope.ingest.model import CaptureClock, MetricPoint, ParseError, ParseReport
 
@@ -116,21 +116,52 @@ def test_blank_lines_keep_numbering() -> None:
     assert [p.line for p in points] == [2, 4]
 
 
-def test_the_batched_path_agrees_with_line_by_line() -> None:
+def test_the_batched_path_agrees_with_line_by_line(monkeypatch: pytest.MonkeyPatch) -> None:
     lines = [json.dumps({"ts": 1_700_000_000 + i, "name": f"s{i % 3}", "value": i * 0.5}) for i in range(500)]
     lines[250] = '{"ts": 1700000250, "name": "s1", "value": "bad"}'
     text = "\n".join(lines) + "\n"
     batched, batched_report = parse(text)
     # Tiny chunks put each line alone in its batch: the same points, the same warnings.
-    report = ParseReport()
-    from stallscope.ingest.appmetrics.jsonl_metrics import parser
-
-    original = parser.LineReader
-    parser.LineReader = lambda stream: LineReader(stream, chunk_bytes=7)  # type: ignore[assignment,misc]
-    try:
-        single = list(parser.parse_jsonl(io.BytesIO(text.encode()), report))
-    finally:
-        parser.LineReader = original  # type: ignore[misc]
+    monkeypatch.setattr(common, "CHUNK_BYTES", 7)
+    single, report = parse(text)
     assert single == batched
     assert report.warnings == batched_report.warnings
     assert len(batched) == 499
+
+
+def test_lines_off_the_learnt_layout_read_the_same_as_on_it() -> None:
+    # The first line sets the template; the others vary spacing, escapes, kinds and text, and are
+    # read the general way: the points must not depend on which way a line went.
+    first = '{"ts": 1700000000, "name": "lat_ms", "value": 1.5, "labels": {"host": "db1"}}'
+    variants = [
+        '{"ts":1700000001,"name":"lat_ms","value":2,"labels":{"host":"db1"}}',
+        '{"ts": 1700000002, "name": "l\\u0061t_ms", "value": 3, "labels": {"host": "db1"}}',
+        '{"ts": 1700000003, "name": "lat_ms", "value": "4.5", "labels": {"host": "db1"}}',
+        '{"ts": 1700000004, "name": "lat_ms", "value": -0, "labels": {"host": "db2", "az": "b"}}',
+        '{"ts": 1700000005, "name": "lat_ms", "value": 6, "labels": {"host": "db\\"1"}}',
+        '{"ts": 1700000006, "name": "lat_ms", "value": 7, "labels": null}',
+        '{"ts": 1700000007, "name": "", "value": 8, "labels": {"host": "db1"}}',
+        '{"ts": 1700000008123, "name": "lat_ms", "value": 9, "labels": {"host": "db1"}}',
+    ]
+    points, report = parse(first + "\n" + "\n".join(variants) + "\n")
+    general, general_report = parse("\n".join(json.dumps(json.loads(v)) for v in [first, *variants]) + "\n")
+    assert points == general
+    assert report.warnings == general_report.warnings
+    assert [p.value for p in points] == [1.5, 2.0, 3.0, 4.5, 0.0, 6.0, 7.0]
+    assert points[4].labels == (("az", "b"), ("host", "db2"))
+    assert points[5].labels == (("host", 'db"1'),)
+    assert [w.line for w in report.warnings[1:]] == [8, 9]
+
+
+def test_wide_lines_with_text_labels_and_negative_zero() -> None:
+    lines = [
+        f'{{"ts": {1_700_000_000 + i}, "a_ms": {i}, "b": -0, "host": "db{i % 2}", "ok": true}}'
+        for i in range(3)
+    ]
+    points, _ = parse("\n".join(lines) + "\n")
+    assert [(p.name, p.value, p.labels, p.unit) for p in points[:2]] == [
+        ("a_ms", 0.0, (("host", "db0"),), "ms"),
+        ("b", 0.0, (("host", "db0"),), None),
+    ]
+    assert str(points[1].value) == "0.0"  # JSON's integer -0 is 0
+    assert [p.labels for p in points[2::2]] == [(("host", "db1"),), (("host", "db0"),)]

@@ -8,7 +8,7 @@ import pytest
 
 from stallscope.ingest.model import MetricPoint, ParseError, ParseReport
 from stallscope.ingest.sysstat import IMPORTER
-from stallscope.ingest.sysstat.clock import DayClock, date_seconds, day_seconds, iso_stamp_seconds
+from stallscope.ingest.sysstat.clock import DayClock, TimesOfDay, date_seconds, day_seconds, iso_stamp_seconds
 from stallscope.ingest.sysstat.naming import layout, unit_of
 
 BANNER = "Linux 6.1.0 (db1) \t11/21/2026 \t_x86_64_\t(2 CPU)\n\n"
@@ -84,6 +84,47 @@ def test_sar_restart_rows_are_reported_and_reset_the_header() -> None:
     assert any(w.line == 5 and "restarted" in w.message for w in report.warnings)
 
 
+def test_rows_after_a_header_of_the_same_width_follow_the_new_header() -> None:
+    # Rows of a known layout take a quicker way than the rest; a new header of the same width must
+    # still switch the layout, and a row the quick way cannot read must still be read (or dropped).
+    points, report = parse(
+        BANNER + MPSTAT_HEADER + "23:59:59     all    1.00    0.00    2.00   97.00\n"
+        "23:59:59       0    1,50    0.00    2.00   96.50\n"
+        "23:59:59       1    x.xx    0.00    2.00   97.00\n"
+        "23:59:59     CPU    %usr   %nice    %sys   %iowait\n"
+        "00:00:00       0    1.00    0.00    2.00      0.25\n"
+        "00:00:00     CPU    %usr   %nice    %sys   %iowait\n"
+        "00:00:01       0    1.00    0.00    2.00      0.50\n"
+    )
+    assert [(p.line, p.name, dict(p.labels)["cpu"], p.value) for p in points[4:8]] == [
+        (5, "cpu.user", "0", 1.5),
+        (5, "cpu.nice", "0", 0.0),
+        (5, "cpu.system", "0", 2.0),
+        (5, "cpu.idle", "0", 96.5),
+    ]
+    assert [(p.name, p.time_ns) for p in points if p.name == "cpu.iowait"] == [
+        ("cpu.iowait", NOV_21 + DAY),
+        ("cpu.iowait", NOV_21 + DAY + 1_000_000_000),
+    ]
+    assert [w.line for w in report.warnings if "dropped" in w.message] == [6]
+
+
+def test_twelve_hour_rows_read_the_same_as_twenty_four_hour_rows() -> None:
+    twelve, _ = parse(
+        BANNER + "11:59:58 PM     CPU    %usr   %nice    %sys   %idle\n"
+        "11:59:59 PM     all    1.00    0.00    2.00   97.00\n"
+        "11:59:59 PM       0    1.00    0.00    2.00   97.00\n"
+        "12:00:00 AM     all    1.00    0.00    2.00   97.00\n"
+    )
+    twenty_four, _ = parse(
+        BANNER + MPSTAT_HEADER + "23:59:59     all    1.00    0.00    2.00   97.00\n"
+        "23:59:59       0    1.00    0.00    2.00   97.00\n"
+        "00:00:00     all    1.00    0.00    2.00   97.00\n"
+    )
+    assert twelve == twenty_four
+    assert twelve[-1].time_ns == NOV_21 + DAY
+
+
 def test_a_row_before_any_header_is_dropped() -> None:
     points, report = parse(BANNER + "23:59:59     all    1.00    0.00    2.00   97.00\n")
     assert points == []
@@ -137,10 +178,19 @@ def test_dates(text: str, expected: str | None) -> None:
         ("11:59:59", "PM", 86_399),
         ("13:00:00", "PM", None),
         ("24:00:00", None, None),
+        ("7:05:60", None, 7 * 3600 + 5 * 60 + 60),
+        ("07:05:61", None, None),
+        ("07:60:00", None, None),
+        ("07:05:5", None, None),
+        ("07:05:5x", None, None),
+        ("Average:", None, None),
+        ("5", None, None),
     ],
 )
 def test_times_of_day(clock: str, meridiem: str | None, seconds: int | None) -> None:
     assert day_seconds(clock, meridiem) == seconds
+    times = TimesOfDay()  # the same, a minute at a time: read twice, the second from its cache
+    assert times.seconds(clock, meridiem) == times.seconds(clock, meridiem) == seconds
 
 
 def test_iso_stamps_apply_their_offset() -> None:

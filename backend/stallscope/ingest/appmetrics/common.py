@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import BinaryIO
 
 from stallscope.ingest.model import ParseError, ParseReport
+from stallscope.ingest.text_lines import TextLines
 
 Labels = tuple[tuple[str, str], ...]
 TIME_KEYS = ("timestamp", "time", "ts")
 """Accepted names of the time column or key, compared without regard to case."""
+CHUNK_BYTES = 1 << 20
+"""What the metrics importers read at a time: their fast paths hold a chunk's cells or values, several
+times its size, so they take less than the event importers."""
 EMPTY = "the file is empty"
 CUT = "the file ends in the middle of this line; dropped it"
 
@@ -58,3 +63,12 @@ def number(value: object) -> float:
     if isinstance(value, str):
         return float(value)
     raise ValueError(f"{value!r} is not a number")
+
+
+def text_lines(stream: BinaryIO) -> TextLines:
+    """The lines of a metrics text, a chunk (`CHUNK_BYTES`) at a time.
+
+    A compressed stream that ends early raises EOFError here, as it always has for these importers,
+    rather than being read as a cut capture.
+    """
+    return TextLines(stream, CHUNK_BYTES, tolerate_cut_stream=False)

@@ -14,23 +14,16 @@ from collections.abc import Iterator
 from typing import Any
 
 from stallscope.ingest.appmetrics.common import cut, drop
-from stallscope.ingest.appmetrics.lines import LineReader
 from stallscope.ingest.model import ParseReport
+from stallscope.ingest.text_lines import TextLines
 
 Decoded = tuple[int, Any]
 
 
-def json_lines(reader: LineReader, report: ParseReport, first_line: int = 1) -> Iterator[Decoded]:
-    """(line number, decoded value) for every non-blank line from `first_line` on."""
-    for chunk in reader.chunks():
-        start = reader.number - len(chunk) + 1
-        numbered = [
-            (start + i, line) for i, line in enumerate(chunk) if start + i >= first_line and line.strip()
-        ]
-        yield from _decode(numbered, reader, report)
-
-
-def _decode(numbered: list[tuple[int, bytes]], reader: LineReader, report: ParseReport) -> Iterator[Decoded]:
+def decode_lines(
+    numbered: list[tuple[int, bytes]], reader: TextLines, report: ParseReport
+) -> Iterator[Decoded]:
+    """(line number, decoded value) for each of the numbered non-blank lines that is valid JSON."""
     if not numbered:
         return
     lines = [line.strip() for _, line in numbered]

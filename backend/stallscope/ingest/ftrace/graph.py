@@ -75,15 +75,38 @@ class GraphTracker:
                 call = _Call(number, path, start, who)
             elif call.start_ns is None and time_ns is not None and duration_ns is not None:
                 call.start_ns = time_ns - duration_ns
-            self._emit(call, duration_ns, body.retval)
+            # `_emit`, written out: exits are a third of the lines.
+            path, caller, retval = call.path, call.who, body.retval
+            self.out.append(
+                TimedEvent(
+                    call.line,
+                    _FUNCTION,
+                    path[-1].name,
+                    call.start_ns,
+                    duration_ns,
+                    None,
+                    caller.tid,
+                    caller.comm,
+                    caller.cpu,
+                    None,
+                    path,
+                    None,
+                    None,
+                    None,
+                    {} if retval is None else {"retval": retval},
+                )
+            )
             return
         size = len(stack)
         if size > depth:
             self._cut(stack, depth)
         elif size < depth:
             stack.extend([None] * (depth - size))  # callers entered before the trace began
-        parent = stack[-1] if depth else None
-        parent_path = parent.path if parent is not None else self._parent(stack, depth)
+        if depth:
+            parent = stack[-1]
+            parent_path = parent.path if parent is not None else self._parent(stack, depth)
+        else:
+            parent_path = ()
         name = body.name
         found = self._paths.get((id(parent_path), name))
         path = found[1] if found is not None and found[0] is parent_path else self._child(parent_path, name)

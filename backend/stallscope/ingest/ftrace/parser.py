@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from itertools import chain, islice
 from typing import BinaryIO
 
 from stallscope.ingest.ftrace.event_line import EVENT, is_frame_line
@@ -33,13 +34,28 @@ _DASHES = re.compile(rb"\s*-{10,}\s*\Z")
 _ARROWS = (b"==========>", b"<==========")
 GLOBAL_KEY = "all"
 MAX_CACHED_BODIES = 200_000
-DEFAULT_COLUMNS = re.compile(rb" *(\d+)\) +(?:[+!#*@$] +)?(?:(\d+(?:\.\d+)?) us +)?\|(.*)")
-"""The default layout (CPU and duration columns only), read in one match; `PROLOGUE` reads them all."""
+DEFAULT_COLUMNS = re.compile(rb" *(\d+)\) +(?:[+!#*@$] +)?(?:(\d+(?:\.\d+)?) us +)?")
+"""The default layout's columns before the first `|` (CPU and duration only); `PROLOGUE` reads them all."""
+MAX_CACHED_COLUMNS = 100_000
+FLUSH_EVENTS = 64
+"""Graph events handed over at a time: few enough that holding them costs the garbage collector
+nothing, enough that handing them over costs no generator step per event."""
 
 
 def parse_ftrace(stream: BinaryIO, report: ParseReport) -> Iterator[TimedEvent]:
     """Yield FUNCTION events (function_graph) or TRACEPOINT events (event lines) from `stream`."""
-    return _Parser(report).run(stream)
+    # Events are handed over a list at a time: chaining the lists adds no generator step per event.
+    return chain.from_iterable(_Parser(report).run(stream))
+
+
+def _read_columns(head: bytes) -> tuple[bytes, int | None] | tuple[()]:
+    """The CPU column's text and the duration of the default layout's columns; () for any other."""
+    match = DEFAULT_COLUMNS.fullmatch(head)
+    if match is None:
+        return ()
+    cpu_text, duration = match.groups()
+    # Three decimals at most, far below 2**53: rounding recovers the exact nanoseconds.
+    return cpu_text, round(float(duration) * 1000) if duration is not None else None
 
 
 def is_header(raw: bytes) -> bool:
@@ -67,8 +83,9 @@ class _Parser:
         self._orphan_frames = 0
         self._bodies: dict[bytes, Body | None] = {}
         self._who: dict[bytes, tuple[Who, object]] = {}  # by the CPU column's text
+        self._columns: dict[bytes, tuple[bytes, int | None] | tuple[()]] = {}
 
-    def run(self, stream: BinaryIO) -> Iterator[TimedEvent]:
+    def run(self, stream: BinaryIO) -> Iterator[list[TimedEvent]]:
         lines = TextLines(stream)
         graph_out, event_out = self.graph.out, self.events.out
         for first, batch in lines.batches():
@@ -76,39 +93,40 @@ class _Parser:
                 reject_non_text(lines.head, "ftrace")
             for offset, raw in enumerate(batch):
                 mode = self._mode
+                if mode is None and not is_header(raw):
+                    mode = self._mode = self._choose(raw, first + offset)
                 if mode == "graph":
-                    self._graph_line(raw, first + offset)
-                elif mode == "events":
+                    yield from self._graph_lines(batch, first, offset)
+                    break
+                if mode == "events":
                     self._event_line(raw, first + offset)
-                elif not is_header(raw):
-                    self._choose(raw, first + offset)
+                # Each line's events in order, the graph tracker's first (as the trackers fill them).
                 if graph_out:
-                    yield from graph_out
+                    yield graph_out
                     graph_out.clear()
                 if event_out:
-                    yield from event_out
+                    yield event_out
                     event_out.clear()
         note_cut_tail(lines, self.report)
         self.events.finish()
         self.graph.finish()
-        yield from event_out
-        yield from graph_out
+        yield event_out
+        yield graph_out
         self._final_warnings()
 
-    def _choose(self, raw: bytes, number: int) -> None:
+    @staticmethod
+    def _choose(raw: bytes, number: int) -> str:
+        """The mode the first line with content sets (the caller reads that line in it)."""
         if EVENT.match(raw) is not None:
-            self._mode = "events"
-            self._event_line(raw, number)
-        elif is_graph_line(raw) or is_graph_banner(raw):
-            self._mode = "graph"
-            self._graph_line(raw, number)
-        else:
-            text = raw.decode("utf-8", "replace").strip()[:120]
-            raise ParseError(
-                number,
-                "not ftrace text: expected `comm-tid [cpu] time: event: ...` lines (trace-cmd report) "
-                f"or function_graph lines (`0)   1.382 us    |  func();`), found {text!r}",
-            )
+            return "events"
+        if is_graph_line(raw) or is_graph_banner(raw):
+            return "graph"
+        text = raw.decode("utf-8", "replace").strip()[:120]
+        raise ParseError(
+            number,
+            "not ftrace text: expected `comm-tid [cpu] time: event: ...` lines (trace-cmd report) "
+            f"or function_graph lines (`0)   1.382 us    |  func();`), found {text!r}",
+        )
 
     # -- event lines --------------------------------------------------------------------------------
 
@@ -129,24 +147,43 @@ class _Parser:
 
     # -- function_graph lines -----------------------------------------------------------------------
 
-    def _graph_line(self, raw: bytes, number: int) -> None:
-        match = DEFAULT_COLUMNS.match(raw)
-        if match is not None:
-            cpu_text, duration, body_text = match.groups()
-            body = self._bodies.get(body_text)
-            if body is None and body_text not in self._bodies:
-                body = read_body(body_text)
-                if len(self._bodies) < MAX_CACHED_BODIES:
-                    self._bodies[body_text] = body
-            if body is not None:
-                found = self._who.get(cpu_text)
-                if found is None:
-                    found = self._who[cpu_text] = self._who_on(int(cpu_text))
-                # Three decimals at most, far below 2**53: rounding recovers the exact nanoseconds.
-                duration_ns = round(float(duration) * 1000) if duration is not None else None
-                self.graph.line(number, found[1], found[0], None, duration_ns, body)
-                return
-        self._graph_slow(raw, number)
+    def _graph_lines(self, batch: list[bytes], first: int, start: int) -> Iterator[list[TimedEvent]]:
+        """Lines `start` on of a batch of function_graph output; a few dozen events at a time.
+
+        The columns before the first `|` (CPU, duration mark, duration) repeat from line to line,
+        as do the bodies after it: each distinct text is read once. Other layouts go `_graph_slow`.
+        """
+        columns_of, bodies, who_on, line = self._columns, self._bodies, self._who, self.graph.line
+        out = self.graph.out
+        for number, raw in enumerate(islice(batch, start, None), first + start):
+            head, bar, body_text = raw.partition(b"|")
+            if bar:
+                columns = columns_of.get(head)
+                if columns is None:
+                    columns = _read_columns(head)  # () for another layout: falls through below
+                    if len(columns_of) >= MAX_CACHED_COLUMNS:
+                        columns_of.clear()
+                    columns_of[head] = columns
+                if columns:
+                    body = bodies.get(body_text)
+                    if body is None and body_text not in bodies:
+                        body = read_body(body_text)
+                        if len(bodies) < MAX_CACHED_BODIES:
+                            bodies[body_text] = body
+                    if body is not None:
+                        cpu_text, duration_ns = columns
+                        found = who_on.get(cpu_text)
+                        if found is None:
+                            found = who_on[cpu_text] = self._who_on(int(cpu_text))
+                        line(number, found[1], found[0], None, duration_ns, body)
+                        if len(out) >= FLUSH_EVENTS:
+                            yield out
+                            out.clear()
+                        continue
+            self._graph_slow(raw, number)
+        if out:
+            yield out
+            out.clear()
 
     def _who_on(self, cpu: int) -> tuple[Who, object]:
         """Who runs on `cpu` (as the last context-switch banner said) and the key of its call stack."""

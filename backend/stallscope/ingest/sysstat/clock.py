@@ -24,6 +24,7 @@ _DOT_DATE = re.compile(r"(\d\d?)\.(\d\d?)\.(\d\d(?:\d\d)?)\Z")
 _TIME = re.compile(r"(\d\d?):(\d\d):(\d\d)\Z")
 _ISO_ZONE = re.compile(r"([+-])(\d\d):?(\d\d)\Z")
 _EPOCH = dt.date(1970, 1, 1)
+_MAX_CACHED_MINUTES = 4096
 
 
 def date_seconds(text: str) -> int | None:
@@ -68,6 +69,30 @@ def day_seconds(text: str, meridiem: str | None = None) -> int | None:
     return hour * 3600 + minute * 60 + second
 
 
+class TimesOfDay:
+    """`day_seconds` for row after row: each row has its own second, so the `HH:MM:` before it is
+    read once per minute and the seconds added, with no regular expression per row."""
+
+    __slots__ = ("_minutes",)
+
+    def __init__(self) -> None:
+        self._minutes: dict[tuple[str, str | None], int | None] = {}
+
+    def seconds(self, text: str, meridiem: str | None = None) -> int | None:
+        """The same as `day_seconds(text, meridiem)`."""
+        prefix, second = text[:-2], text[-2:]
+        key = (prefix, meridiem)
+        minute = self._minutes.get(key, -1)
+        if minute == -1:
+            minute = day_seconds(prefix + "00", meridiem)
+            if len(self._minutes) >= _MAX_CACHED_MINUTES:
+                self._minutes.clear()
+            self._minutes[key] = minute
+        if minute is None or not second.isdecimal() or int(second) > 60:
+            return None
+        return minute + int(second)
+
+
 def is_meridiem(word: str) -> bool:
     return word == "AM" or word == "PM"
 
@@ -102,6 +127,13 @@ class DayClock:
     def __init__(self, date_midnight: int) -> None:
         self._day_start = date_midnight
         self._previous = -1
+
+    def peek(self, seconds_of_day: int) -> int:
+        """What `at` would say, without moving the clock."""
+        day_start = self._day_start
+        if seconds_of_day + SECONDS_PER_DAY // 2 < self._previous:
+            day_start += SECONDS_PER_DAY
+        return (day_start + seconds_of_day) * NS_PER_S
 
     def at(self, seconds_of_day: int) -> int:
         """Epoch nanoseconds of the next row's time of day."""

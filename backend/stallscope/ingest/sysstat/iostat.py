@@ -10,14 +10,14 @@ cannot tell the two apart.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from stallscope.ingest.model import MetricPoint, ParseError, ParseReport
 from stallscope.ingest.sysstat.clock import (
     LOCAL_AS_UTC,
     NS_PER_S,
+    TimesOfDay,
     date_seconds,
-    day_seconds,
     is_meridiem,
     iso_stamp_seconds,
 )
@@ -30,64 +30,102 @@ SINCE_BOOT = (
     "the first report holds averages since boot unless iostat ran with -y; "
     "expect its values to differ from the intervals after it"
 )
+_HEADS = frozenset({"avg-cpu:", "Device", "Device:"})
 
 
-def parse_iostat(source: Source, report: ParseReport) -> Iterator[MetricPoint]:
-    """Points of an `iostat -t` report."""
+def parse_iostat(source: Source, report: ParseReport) -> Iterator[Iterable[MetricPoint]]:
+    """Points of an `iostat -t` report, a row at a time.
+
+    A row of more than three words (so not a stamp) under a section, with a number in every value
+    column, takes the fast path; every other line goes the general way.
+    """
     stamp_ns: int | None = None
     cpu: RowReader | None = None
     devices: dict[tuple[str, ...], RowReader] = {}
     section: RowReader | None = None
     told_zone = told_boot = False
-    for line, text in source:
-        words = text.split()
-        if not words:
-            section = None if section is cpu else section
-            continue
-        head = words[0]
-        if head == "avg-cpu:":
-            if cpu is None or cpu.layout.width != len(words) - 1:
-                cpu = RowReader(
-                    Layout(named_columns(words[1:], "cpu"), None, "", len(words) - 1), (("cpu", "all"),)
-                )
-            section = cpu
-            continue
-        if head in ("Device", "Device:"):
-            names = tuple(words)
-            section = devices.get(names)
+    stamps = _Stamps()
+    for first, lines in source.batches():
+        for line, text in enumerate(lines, first):
+            words = text.split()
+            if not words:
+                section = None if section is cpu else section
+                continue
+            head = words[0]
+            if (
+                section is not None
+                and stamp_ns is not None
+                and len(words) == section.layout.width
+                and len(words) > 3
+                and head not in _HEADS
+            ):
+                make = section.maker(0)
+                index = section.label_index
+                labels = section.labels_of(None if index is None else words[index])
+                try:
+                    points = make(line, stamp_ns, words, labels) if make is not None else None
+                except ValueError:
+                    points = None
+                if points is not None:
+                    yield points
+                    if section is cpu:
+                        section = None  # avg-cpu has exactly one row
+                    continue
+            if head == "avg-cpu:":
+                if cpu is None or cpu.layout.width != len(words) - 1:
+                    cpu = RowReader(
+                        Layout(named_columns(words[1:], "cpu"), None, "", len(words) - 1), (("cpu", "all"),)
+                    )
+                section = cpu
+                continue
+            if head in ("Device", "Device:"):
+                names = tuple(words)
+                section = devices.get(names)
+                if section is None:
+                    section = devices[names] = RowReader(layout(words, "iostat"))
+                continue
+            stamp = stamps.read(words)
+            if stamp is not None:
+                seconds, zoned = stamp
+                stamp_ns = seconds * NS_PER_S
+                section = None
+                if not told_zone and not zoned:
+                    report.warn(line, LOCAL_AS_UTC)
+                told_zone = True
+                if not told_boot:
+                    report.warn(line, SINCE_BOOT)
+                    told_boot = True
+                continue
             if section is None:
-                section = devices[names] = RowReader(layout(words, "iostat"))
-            continue
-        stamp = _stamp(words)
-        if stamp is not None:
-            seconds, zoned = stamp
-            stamp_ns = seconds * NS_PER_S
-            section = None
-            if not told_zone and not zoned:
-                report.warn(line, LOCAL_AS_UTC)
-            told_zone = True
-            if not told_boot:
-                report.warn(line, SINCE_BOOT)
-                told_boot = True
-            continue
-        if section is None:
-            drop(report, line, f"not part of an iostat report: {text.strip()[:80]!r}")
-            continue
-        if stamp_ns is None:
-            raise ParseError(line, NO_STAMPS)
-        yield from section.points(words, line, stamp_ns, report)
-        if section is cpu:
-            section = None  # avg-cpu has exactly one row
+                drop(report, line, f"not part of an iostat report: {text.strip()[:80]!r}")
+                continue
+            if stamp_ns is None:
+                raise ParseError(line, NO_STAMPS)
+            yield section.points(words, line, stamp_ns, report)
+            if section is cpu:
+                section = None  # avg-cpu has exactly one row
 
 
-def _stamp(words: list[str]) -> tuple[int, bool] | None:
-    """(epoch seconds, had a zone) of a report's date-and-time line, or None if it is not one."""
-    if len(words) == 1:
-        return iso_stamp_seconds(words[0])
-    if len(words) > 3 or (len(words) == 3 and not is_meridiem(words[2])):
-        return None
-    midnight = date_seconds(words[0])
-    seconds = day_seconds(words[1], words[2] if len(words) == 3 else None)
-    if midnight is None or seconds is None:
-        return None
-    return midnight + seconds, False
+class _Stamps:
+    """Report stamps to (epoch seconds, had a zone), with dates and minutes read once each."""
+
+    def __init__(self) -> None:
+        self._dates: dict[str, int | None] = {}
+        self._times = TimesOfDay()
+
+    def read(self, words: list[str]) -> tuple[int, bool] | None:
+        """The stamp on a report's date-and-time line, or None if it is not one."""
+        if len(words) == 1:
+            return iso_stamp_seconds(words[0])
+        if len(words) > 3 or (len(words) == 3 and not is_meridiem(words[2])):
+            return None
+        midnight = self._dates.get(words[0], -1)
+        if midnight == -1:
+            midnight = date_seconds(words[0])
+            if len(self._dates) >= 4096:
+                self._dates.clear()
+            self._dates[words[0]] = midnight
+        seconds = self._times.seconds(words[1], words[2] if len(words) == 3 else None)
+        if midnight is None or seconds is None:
+            return None
+        return midnight + seconds, False

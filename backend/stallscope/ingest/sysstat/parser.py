@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from itertools import chain
 from typing import BinaryIO
 
 from stallscope.ingest.model import MetricPoint, ParseError, ParseReport
@@ -21,6 +22,11 @@ EXPECTED = (
 
 def parse_sysstat(stream: BinaryIO, report: ParseReport) -> Iterator[MetricPoint]:
     """Yield the points of one tool's text output read from `stream`, filling `report` as it goes."""
+    # The tools' parsers hand over a row's points at a time; chaining them adds no step per point.
+    return chain.from_iterable(_rows(stream, report))
+
+
+def _rows(stream: BinaryIO, report: ParseReport) -> Iterator[Iterable[MetricPoint]]:
     source = Source(stream, report)
     found = source.peek()
     if found is None:

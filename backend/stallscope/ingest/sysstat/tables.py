@@ -9,62 +9,158 @@ summarise the run and are skipped; sar's `LINUX RESTART` rows are reported, not 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
+from stallscope.ingest.appmetrics.row_points import MakeRow
 from stallscope.ingest.model import MetricPoint, ParseReport
-from stallscope.ingest.sysstat.clock import LOCAL_AS_UTC, DayClock, day_seconds, is_meridiem
+from stallscope.ingest.sysstat.clock import LOCAL_AS_UTC, DayClock, TimesOfDay
 from stallscope.ingest.sysstat.naming import layout
-from stallscope.ingest.sysstat.rows import RowReader, drop
+from stallscope.ingest.sysstat.rows import Labels, RowReader, drop
 from stallscope.ingest.sysstat.source import Source
 
+_NOT_DATA = frozenset({"AM", "PM", "LINUX"})
+"""Second words that make a row something other than a 24-hour data row."""
 _MAX_CACHED_TIMES = 4096
 """Rows repeat the same few times of day (one per interval); older ones are not seen again."""
 
 
-def parse_tables(source: Source, report: ParseReport, midnight: int) -> Iterator[MetricPoint]:
-    """Points of an mpstat or sar report whose banner dated it `midnight` (epoch seconds)."""
+def parse_tables(source: Source, report: ParseReport, midnight: int) -> Iterator[Iterable[MetricPoint]]:
+    """Points of an mpstat or sar report whose banner dated it `midnight` (epoch seconds), row by row.
+
+    A data row under the current header, with a number in every value column, takes the fast path:
+    its points are built in one call. Every other line goes the general way, which also says why a
+    line is dropped.
+    """
     clock = DayClock(midnight)
     readers: dict[tuple[str, ...], RowReader] = {}
-    times: dict[tuple[str, str | None], int | None] = {}
+    times: dict[object, int | None] = {}
+    minutes = TimesOfDay()
     reader: RowReader | None = None
     told_zone = False
-    for line, text in source:
-        words = text.split()
-        if not words:
-            continue
-        first = words[0]
-        meridiem = words[1] if len(words) > 1 and is_meridiem(words[1]) else None
-        key = (first, meridiem)
-        seconds = times.get(key, -1)
-        if seconds == -1:
-            seconds = day_seconds(first, meridiem)
-            if len(times) >= _MAX_CACHED_TIMES:
-                times.clear()
-            times[key] = seconds
-        if seconds is None:
-            if not first.endswith(":"):
-                drop(report, line, f"not a row of an mpstat or sar table: {text.strip()[:80]!r}")
-            continue
-        rest = words[2:] if meridiem else words[1:]
-        if not rest:
-            continue
-        if rest[-1] == "RESTART" or rest[:2] == ["LINUX", "RESTART"]:
-            report.warn(line, "the host restarted here (sar's LINUX RESTART row)")
-            reader = None
-            continue
-        if _is_header(rest):
-            names = tuple(rest)
-            reader = readers.get(names)
+    clock_key: object = None  # the time words the clock last read, and what it gave
+    clock_ns = 0
+    # The current reader's fast path, once a header and a data row are seen.
+    width, header_words, tail, makers, label_index, label_sets, labels_of = _NO_FAST
+    for first, lines in source.batches():
+        for line, text in enumerate(lines, first):
+            words = text.split()
+            if not words:
+                continue
+            head = words[0]
+            count = len(words)
+            last = words[-1]
+            if head == clock_key and count == width + 1:
+                # Another row at the last data row's 24-hour time (mpstat prints a row per CPU).
+                second = words[1]
+                row_labels = label_sets[""] if label_index is None else label_sets.get(words[1 + label_index])
+                if row_labels is not None and second not in _NOT_DATA and last != tail and last != "RESTART":
+                    try:
+                        points = makers[0](line, clock_ns, words, row_labels)
+                    except ValueError:
+                        pass  # a header, or a value only the general path reads (or drops)
+                    else:
+                        yield points
+                        continue
+            key: object
+            if len(words) > 1 and (words[1] == "AM" or words[1] == "PM"):
+                meridiem: str | None = words[1]
+                skip = 2
+                key = (head, meridiem)
+            else:
+                meridiem, skip, key = None, 1, head
+            seconds = times.get(key, -1)
+            if seconds == -1:
+                seconds = minutes.seconds(head, meridiem)
+                if len(times) >= _MAX_CACHED_TIMES:
+                    times.clear()
+                times[key] = seconds
+            if seconds is None:
+                if not head.endswith(":"):
+                    drop(report, line, f"not a row of an mpstat or sar table: {text.strip()[:80]!r}")
+                continue
+            if count == width + skip and last != tail and last != "RESTART" and words[skip] != "LINUX":
+                if label_index is None:
+                    labels = label_sets[""]
+                else:
+                    row_label = words[skip + label_index]
+                    labels = label_sets.get(row_label) or labels_of(row_label)
+                time_ns = clock_ns if key == clock_key else clock.peek(seconds)
+                try:
+                    points = makers[skip - 1](line, time_ns, words, labels)
+                except ValueError:
+                    pass  # a header, or a value only the general path reads (or drops)
+                else:
+                    if key != clock_key:
+                        clock_key, clock_ns = key, clock.at(seconds)
+                    yield points
+                    continue
+            if last == tail and words[skip:] == header_words:
+                continue  # the current header, repeated
+            if count == skip:
+                continue
+            rest = words[skip:]
+            if last == "RESTART" or rest[:2] == ["LINUX", "RESTART"]:
+                report.warn(line, "the host restarted here (sar's LINUX RESTART row)")
+                reader = None
+                width, header_words, tail, makers, label_index, label_sets, labels_of = _NO_FAST
+                continue
+            header = tuple(rest)
+            known = readers.get(header)  # only header rows are ever stored
+            if known is None and _is_header(rest):
+                known = readers[header] = RowReader(layout(rest, "sysstat"), header=rest)
+            if known is not None:
+                if known is not reader:
+                    reader = known
+                    view = _fast(reader) if told_zone else _NO_FAST
+                    width, header_words, tail, makers, label_index, label_sets, labels_of = view
+                continue
             if reader is None:
-                reader = readers[names] = RowReader(layout(rest, "sysstat"))
-            continue
-        if reader is None:
-            drop(report, line, "a data row before any column header")
-            continue
-        if not told_zone:
-            report.warn(line, LOCAL_AS_UTC)
-            told_zone = True
-        yield from reader.points(rest, line, clock.at(seconds), report)
+                drop(report, line, "a data row before any column header")
+                continue
+            if not told_zone:
+                report.warn(line, LOCAL_AS_UTC)
+                told_zone = True
+                width, header_words, tail, makers, label_index, label_sets, labels_of = _fast(reader)
+            if key != clock_key:
+                clock_key, clock_ns = key, clock.at(seconds)
+            yield reader.points(rest, line, clock_ns, report)
+
+
+Fast = tuple[
+    int,
+    list[str],
+    str,
+    tuple[MakeRow, MakeRow],
+    int | None,
+    dict[str, list[Labels]],
+    Callable[[str | None], list[Labels]],
+]
+"""Width, the header's words and its last word, point makers for rows with one and two time words,
+the label column, label sets by row label and how to make one: what the fast path needs of a reader,
+in locals."""
+
+
+def _no_row(line: int, time_ns: int, words: Sequence[str], labels: object) -> tuple[MetricPoint, ...]:
+    raise ValueError("no layout")
+
+
+def _no_labels(row_label: str | None) -> list[Labels]:
+    return []
+
+
+_NO_FAST: Fast = (-1, [], "", (_no_row, _no_row), None, {}, _no_labels)
+
+
+def _fast(reader: RowReader) -> Fast:
+    """The fast path's view of a reader; a width of -1 (no row fits) when it has no value columns."""
+    one, two = reader.maker(1), reader.maker(2)
+    if one is None or two is None:
+        return _NO_FAST
+    layout = reader.layout
+    reader.labels_of(None)  # the one label set of a layout without a label column
+    header = reader.header
+    tail = header[-1] if header else ""
+    return layout.width, header, tail, (one, two), layout.label_index, reader.label_sets, reader.labels_of
 
 
 def _is_header(words: list[str]) -> bool:

@@ -10,12 +10,13 @@ does not show.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
+from stallscope.ingest.appmetrics.row_points import MakeRow
 from stallscope.ingest.model import MetricPoint, ParseError, ParseReport
-from stallscope.ingest.sysstat.clock import NS_PER_S, date_seconds, day_seconds
+from stallscope.ingest.sysstat.clock import NS_PER_S, TimesOfDay, date_seconds
 from stallscope.ingest.sysstat.naming import Column, Layout
-from stallscope.ingest.sysstat.rows import RowReader, drop
+from stallscope.ingest.sysstat.rows import Labels, RowReader, drop
 from stallscope.ingest.sysstat.source import Source
 
 COLUMNS: dict[str, tuple[str, str | None]] = {
@@ -46,41 +47,78 @@ NO_STAMPS = "vmstat printed no timestamps: record it with -t (for example `vmsta
 SINCE_BOOT = "vmstat's first row averages its rates since boot: kept only its process and memory columns"
 
 
-def parse_vmstat(source: Source, report: ParseReport) -> Iterator[MetricPoint]:
-    """Points of a `vmstat -t` report."""
+def parse_vmstat(source: Source, report: ParseReport) -> Iterator[Iterable[MetricPoint]]:
+    """Points of a `vmstat -t` report, a row at a time.
+
+    After the first row, a row of the header's width with a readable time and a number in every
+    value column takes the fast path; every other line goes the general way.
+    """
     rows: RowReader | None = None
     first: RowReader | None = None
     dates: dict[str, int | None] = {}
-    for line, text in source:
-        words = text.split()
-        if not words or words[0] == "procs" or words[0].startswith("-"):
-            continue
-        if words[0] == "r":
-            if rows is None:
-                rows, first, zone = _readers(words, line)
-                if zone not in UTC_NAMES:
-                    report.warn(line, _zone_warning(zone))
-            continue
-        if rows is None or first is None:
-            drop(report, line, "a vmstat row before its column header")
-            continue
-        if len(words) != rows.layout.width + 2:
-            drop(
-                report,
-                line,
-                f"expected {rows.layout.width} values and a date and time, found {len(words)} words",
-            )
-            continue
-        time_ns = _time_ns(words[-2], words[-1], dates)
-        if time_ns is None:
-            drop(report, line, f"cannot read the time {' '.join(words[-2:])!r}")
-            continue
-        if first is not rows:
-            report.warn(line, SINCE_BOOT)
-            yield from first.points(words, line, time_ns, report)
-            first = rows
-            continue
-        yield from rows.points(words, line, time_ns, report)
+    times = TimesOfDay()
+    # The fast path: rows of `fast_width` words, in the minute `minute` of the day `day` (the last
+    # general row's), which starts `minute_start` epoch seconds. None of it until the first row.
+    fast_width, day, minute, minute_start = -1, "", "", 0
+    make: MakeRow | None = None
+    labels: list[Labels] = []
+    for first_line, lines in source.batches():
+        for line, text in enumerate(lines, first_line):
+            words = text.split()
+            if len(words) == fast_width and make is not None:
+                head, clock = words[0], words[-1]
+                second = clock[-2:]
+                if (
+                    head != "procs"
+                    and head != "r"
+                    and head[0] != "-"
+                    and words[-2] == day
+                    and clock[:-2] == minute
+                    and second.isdecimal()
+                    and int(second) <= 60
+                ):
+                    time_ns = (minute_start + int(second)) * NS_PER_S
+                    try:
+                        points = make(line, time_ns, words, labels)
+                    except ValueError:
+                        pass
+                    else:
+                        yield points
+                        continue
+            if not words or words[0] == "procs" or words[0].startswith("-"):
+                continue
+            if words[0] == "r":
+                if rows is None:
+                    rows, first, zone = _readers(words, line)
+                    if zone not in UTC_NAMES:
+                        report.warn(line, _zone_warning(zone))
+                continue
+            if rows is None or first is None:
+                drop(report, line, "a vmstat row before its column header")
+                continue
+            if len(words) != rows.layout.width + 2:
+                drop(
+                    report,
+                    line,
+                    f"expected {rows.layout.width} values and a date and time, found {len(words)} words",
+                )
+                continue
+            read_ns = _time_ns(words[-2], words[-1], dates, times)
+            if read_ns is None:
+                drop(report, line, f"cannot read the time {' '.join(words[-2:])!r}")
+                continue
+            time_ns = read_ns
+            day, minute = words[-2], words[-1][:-2]
+            minute_start = time_ns // NS_PER_S - int(words[-1][-2:])
+            if first is not rows:
+                report.warn(line, SINCE_BOOT)
+                yield first.points(words, line, time_ns, report)
+                first = rows
+                make = rows.maker(0)
+                if make is not None:
+                    fast_width, labels = rows.layout.width + 2, rows.labels_of(None)
+                continue
+            yield rows.points(words, line, time_ns, report)
 
 
 def _readers(header: list[str], line: int) -> tuple[RowReader, RowReader, str]:
@@ -109,13 +147,13 @@ class _Stamped(RowReader):
         return super().points(words[:-2], line, time_ns, report)
 
 
-def _time_ns(date: str, clock: str, dates: dict[str, int | None]) -> int | None:
+def _time_ns(date: str, clock: str, dates: dict[str, int | None], times: TimesOfDay) -> int | None:
     midnight = dates.get(date, -1)
     if midnight == -1:
         midnight = date_seconds(date)
         if len(dates) < 10_000:
             dates[date] = midnight
-    seconds = day_seconds(clock)
+    seconds = times.seconds(clock)
     if midnight is None or seconds is None:
         return None
     return (midnight + seconds) * NS_PER_S

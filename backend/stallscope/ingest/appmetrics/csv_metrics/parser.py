@@ -1,167 +1,96 @@
-"""Stream a metrics CSV into points, one row at a time through the C `csv` reader.
+"""Stream a metrics CSV into points, a chunk of lines at a time.
 
-Lines are decoded a chunk at a time and fed to one `csv.reader`, so quoted fields may span lines and
-the reader's `line_num` is the file's line number. Leading blank and `#` lines before the header are
-skipped. A row that does not fit (wrong field count, bad time, a value that is not a number) is
-dropped with a warning naming its line; in wide form an empty cell just means no point. A last line
-without its newline is kept if it reads as a whole row, and reported as cut otherwise.
+Lines are decoded a chunk at a time. Leading blank and `#` lines before the header are skipped. A
+chunk without quotes is read run by run: runs of plain rows of the header's width take the fast path
+(`fast`), every other line goes through the C `csv` reader and every rule (`rows`). Once a chunk holds
+a quote, the rest of the file goes through one `csv.reader`, so quoted fields may span lines (and
+chunks) and the reader's `line_num` stays the file's line number.
 """
 
 from __future__ import annotations
 
 import csv
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from itertools import chain
-from operator import itemgetter
-from typing import TYPE_CHECKING, BinaryIO
+from typing import BinaryIO
 
-from stallscope.ingest.appmetrics.common import Labels, cut, drop, empty
-from stallscope.ingest.appmetrics.csv_metrics.header import Header, read_header, sniff_delimiter
-from stallscope.ingest.appmetrics.lines import LineReader
-from stallscope.ingest.appmetrics.timestamps import BadTime, TimeReader
-from stallscope.ingest.appmetrics.units import unit_from_name
+from stallscope.ingest.appmetrics.common import empty, text_lines
+from stallscope.ingest.appmetrics.csv_metrics import fast
+from stallscope.ingest.appmetrics.csv_metrics.header import read_header, sniff_delimiter
+from stallscope.ingest.appmetrics.csv_metrics.rows import Rows
+from stallscope.ingest.appmetrics.timestamps import TimeReader
 from stallscope.ingest.model import MetricPoint, ParseReport
+from stallscope.ingest.text_lines import TextLines
 
-if TYPE_CHECKING:
-    from _csv import Reader
-
-_MAX_CACHED_LABELS = 100_000
+_RUN_LINES = 4096
+"""Lines read the fast way at a time: its columns take several times the text's memory."""
+Chunk = tuple[int, list[str], bool]
+"""The number of its first line, its lines, and whether the csv module would just split them."""
 
 
 def parse_csv(stream: BinaryIO, report: ParseReport) -> Iterator[MetricPoint]:
     """Yield the points of a metrics CSV read from `stream`, filling `report` as it goes."""
-    reader = LineReader(stream)
-    lines = chain.from_iterable(_decoded(reader))
-    header_line = 0
-    for header_line, line in enumerate(lines, 1):
-        text = line.lstrip("\ufeff") if header_line == 1 else line
-        if text.strip() and not text.startswith("#"):
-            break
-    else:
-        raise empty()
+    return chain.from_iterable(_runs(stream, report))
+
+
+def _runs(stream: BinaryIO, report: ParseReport) -> Iterator[Iterable[MetricPoint]]:
+    reader = text_lines(stream)
+    chunks = _decoded(reader)
+    header_line, text, rest = _header_line(chunks)
     delimiter = sniff_delimiter(text)
-    cells = next(csv.reader([text], delimiter=delimiter))
-    header = read_header(cells, header_line)
-    rows = csv.reader(lines, delimiter=delimiter)
-    times = TimeReader(report)
-    read_row = _long_rows if header.name_index is not None else _wide_rows
-    yield from read_row(rows, header, header_line, reader, times, report)
-
-
-def _decoded(reader: LineReader) -> Iterator[list[str]]:
-    for chunk in reader.chunks():
-        text = b"\n".join(chunk).decode("utf-8", "replace")
-        if "\r" in text:
-            text = text.replace("\r\n", "\n").removesuffix("\r")
-        yield text.split("\n")
-
-
-def _checked(rows: Reader, offset: int, report: ParseReport) -> Iterator[list[str]]:
-    """The rows, skipping (with a warning) those the csv module refuses; it reads on after one."""
-    while True:
-        try:
-            yield from rows
-        except csv.Error as exc:
-            drop(report, offset + rows.line_num, f"not CSV: {exc}")
-        else:
+    header = read_header(next(csv.reader([text], delimiter=delimiter)), header_line)
+    rows = Rows(header, reader, TimeReader(report), report)
+    for first, lines, plain in chain([rest], chunks):
+        if not plain:
+            # Quoted fields may span lines: one reader over everything from here on.
+            rest_lines = chain(lines, chain.from_iterable(chunk[1] for chunk in chunks))
+            yield rows.read(csv.reader(rest_lines, delimiter=delimiter), first - 1)
             return
+        for start, end, fits in fast.runs(lines, delimiter, header.width):
+            run = lines[start:end] if start or end < len(lines) else lines
+            yield from _run(rows, run, delimiter, first + start, fits)
 
 
-def _fits(row: list[str], header: Header, line: int, reader: LineReader, report: ParseReport) -> bool:
-    """Whether the row has the header's width; a short last line is reported as cut."""
-    if len(row) == header.width:
-        return True
-    if reader.cut_tail and line == reader.number:
-        cut(report, line)
-    elif row and any(row):
-        drop(report, line, f"expected {header.width} fields as in the header, found {len(row)}")
-    return False
+def _run(
+    rows: Rows, lines: list[str], delimiter: str, first: int, fits: bool
+) -> Iterator[Iterable[MetricPoint]]:
+    """A run of plain lines, the fast way if they fit, else (or if the fast way declines) row by row."""
+    times, at = rows.times, 0
+    while fits and at < len(lines) and times.unit is None and not times.iso:
+        # The first time read sets the file's kind (and notes it): the general path reads it.
+        yield rows.read(csv.reader(lines[at : at + 1], delimiter=delimiter), first + at - 1)
+        at += 1
+    for start in range(at, len(lines), _RUN_LINES):
+        part = lines[start : start + _RUN_LINES] if start or len(lines) > _RUN_LINES else lines
+        points = fast.read_run(rows, part, delimiter, first + start) if fits else None
+        if points is None:
+            points = rows.read(csv.reader(part, delimiter=delimiter), first + start - 1)
+        yield points
 
 
-def _long_rows(
-    rows: Reader, header: Header, offset: int, reader: LineReader, times: TimeReader, report: ParseReport
-) -> Iterator[MetricPoint]:
-    time_i, name_i, value_i, unit_i = (
-        header.time_index,
-        header.name_index,
-        header.value_index,
-        header.unit_index,
-    )
-    assert name_i is not None
-    label_columns = header.label_columns
-    label_key = itemgetter(*[i for i, _ in label_columns]) if label_columns else None
-    label_cache: dict[object, Labels] = {}
-    units: dict[str, str | None] = {}
-    for row in _checked(rows, offset, report):
-        line = offset + rows.line_num
-        if len(row) != header.width and not _fits(row, header, line, reader, report):
-            continue
-        try:
-            time_ns = times.text(row[time_i], line)
-            value = _number(row[value_i])
-        except BadTime as exc:
-            drop(report, line, str(exc))
-            continue
-        except ValueError:
-            drop(report, line, f"value {row[value_i]!r} is not a number")
-            continue
-        name = row[name_i].strip()
-        if not name:
-            drop(report, line, "the name is empty")
-            continue
-        labels: Labels = ()
-        if label_key is not None:
-            key = label_key(row)
-            found = label_cache.get(key)
-            if found is None:
-                found = tuple(sorted((k, row[i]) for i, k in label_columns if row[i]))
-                if len(label_cache) < _MAX_CACHED_LABELS:
-                    label_cache[key] = found
-            labels = found
-        if unit_i is not None and row[unit_i]:
-            unit: str | None = row[unit_i]
-        elif name in units:
-            unit = units[name]
-        else:
-            unit = unit_from_name(name)
-            if len(units) < _MAX_CACHED_LABELS:
-                units[name] = unit
-        yield MetricPoint(line, name, time_ns, value, labels, unit)
+def _header_line(chunks: Iterator[Chunk]) -> tuple[int, str, Chunk]:
+    """The header's line number and text, and what follows it in its chunk; skips blank and # lines."""
+    for first, lines, plain in chunks:
+        for at, line in enumerate(lines):
+            number = first + at
+            text = line.lstrip("\ufeff") if number == 1 else line
+            if text.strip() and not text.startswith("#"):
+                rest = lines[at + 1 :]
+                # The header is read on its own: only the lines after it decide the path.
+                return number, text, (number + 1, rest, plain or fast.plain("\n".join(rest)))
+    raise empty()
 
 
-def _wide_rows(
-    rows: Reader, header: Header, offset: int, reader: LineReader, times: TimeReader, report: ParseReport
-) -> Iterator[MetricPoint]:
-    time_i, columns = header.time_index, header.wide
-    for row in _checked(rows, offset, report):
-        line = offset + rows.line_num
-        if len(row) != header.width and not _fits(row, header, line, reader, report):
-            continue
-        try:
-            time_ns = times.text(row[time_i], line)
-        except BadTime as exc:
-            drop(report, line, str(exc))
-            continue
-        points: list[MetricPoint] = []
-        for column in columns:
-            cell = row[column.index]
-            if not cell:
-                continue
-            try:
-                value = _number(cell)
-            except ValueError:
-                drop(report, line, f"{cell!r} under {column.name!r} is not a number")
-                break
-            points.append(MetricPoint(line, column.name, time_ns, value, column.labels, column.unit))
-        else:
-            yield from points
+def _decoded(reader: TextLines) -> Iterator[Chunk]:
+    for first, block in reader.blocks():
+        yield _chunk(first, block)
+    last = reader.last_line()  # judged as a row: kept if whole, reported as cut if not
+    if last is not None:
+        yield _chunk(reader.number, last)
 
 
-def _number(cell: str) -> float:
-    """A cell as a float, allowing the decimal comma of `;`-separated files from some locales."""
-    try:
-        return float(cell)
-    except ValueError:
-        if "," not in cell:
-            raise
-        return float(cell.replace(",", "."))
+def _chunk(first: int, block: bytes) -> Chunk:
+    text = block.decode("utf-8", "replace")
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").removesuffix("\r")
+    return first, text.split("\n"), fast.plain(text)

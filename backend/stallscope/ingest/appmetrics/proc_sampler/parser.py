@@ -17,8 +17,7 @@ import re
 from collections.abc import Iterator
 from typing import Any, BinaryIO
 
-from stallscope.ingest.appmetrics.common import Labels, cut, drop, empty, is_number, labels_of
-from stallscope.ingest.appmetrics.lines import LineReader
+from stallscope.ingest.appmetrics.common import Labels, cut, drop, empty, is_number, labels_of, text_lines
 from stallscope.ingest.appmetrics.proc_sampler.units import proc_unit
 from stallscope.ingest.model import Document, MetricPoint, ParseError, ParseReport, Record
 
@@ -35,7 +34,7 @@ _RECORD = re.compile(
 
 def parse_proc_sampler(stream: BinaryIO, report: ParseReport) -> Iterator[Record]:
     """Yield the header document, then the points, of `stallscope-proc` output read from `stream`."""
-    reader = LineReader(stream)
+    reader = text_lines(stream)
     lines = iter(reader)
     for raw in lines:
         if raw.strip():

@@ -3,19 +3,22 @@
 The document is `{"status": "success", "data": {"resultType": "matrix", "result": [series...]}}`,
 each series `{"metric": {"__name__": ..., labels...}, "values": [[<epoch s>, "<value>"], ...]}`
 (`"value": [...]` for an instant vector); a bare `data` object is read too. It is walked forward, not
-loaded (see `stream`), and `[t, "v"]` pairs, nearly all of the bytes, are read with one regular
-expression each. Timestamps are epoch seconds with a fraction, converted exactly; values are text,
-`NaN` and `±Inf` included. A series whose values come before its labels (legal JSON, never written by
-Prometheus) is held in memory until the labels arrive.
+loaded (see `stream`), and `[t, "v"]` pairs, nearly all of the bytes, are read by regular expression:
+runs of plain pairs on one line a run at a time (`pairs`), any other pair on its own. Timestamps are
+epoch seconds with a fraction, converted exactly; values are text, `NaN` and `±Inf` included. A
+series whose values come before its labels (legal JSON, never written by Prometheus) is held in
+memory until the labels arrive.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from itertools import chain, repeat
 from typing import Any, BinaryIO
 
 from stallscope.ingest.appmetrics.common import Labels, drop, empty, label_text
+from stallscope.ingest.appmetrics.prometheus.pairs import Pairs, read_run
 from stallscope.ingest.appmetrics.prometheus.stream import JsonStream
 from stallscope.ingest.appmetrics.units import unit_from_name
 from stallscope.ingest.model import MetricPoint, ParseError, ParseReport
@@ -25,11 +28,15 @@ UNNAMED = "result"
 _PAIR = re.compile(r'\[\s*([0-9]+)(?:\.([0-9]{1,9})[0-9]*)?\s*,\s*"([^"\\]*)"\s*\]\s*([,\]])')
 _FRACTION_SCALE: tuple[int, ...] = tuple(10 ** (9 - digits) for digits in range(10))
 _NEAR_END = 256
-Pair = tuple[int, int, str]  # line, time_ns, value text
 
 
 def parse_prometheus(stream: BinaryIO, report: ParseReport) -> Iterator[MetricPoint]:
     """Yield the points of a Prometheus query result read from `stream`."""
+    # Runs of points are handed over whole: chaining them adds no generator step per point.
+    return chain.from_iterable(_document(stream, report))
+
+
+def _document(stream: BinaryIO, report: ParseReport) -> Iterator[Iterable[MetricPoint]]:
     js = JsonStream(stream)
     if js.peek() == "":
         raise empty()
@@ -55,7 +62,7 @@ def parse_prometheus(stream: BinaryIO, report: ParseReport) -> Iterator[MetricPo
         raise ParseError(0, 'no "result" in the document: expected a Prometheus query_range response')
 
 
-def _data_member(js: JsonStream, key: str, report: ParseReport) -> Iterator[MetricPoint]:
+def _data_member(js: JsonStream, key: str, report: ParseReport) -> Iterator[Iterable[MetricPoint]]:
     if key == "resultType":
         kind = js.value()
         if kind not in ("matrix", "vector"):
@@ -76,9 +83,9 @@ class _Series:
         self._told_unnamed = False
         self._told_histograms = False
 
-    def read(self, js: JsonStream) -> Iterator[MetricPoint]:
+    def read(self, js: JsonStream) -> Iterator[Iterable[MetricPoint]]:
         named: tuple[str, Labels, str | None] | None = None
-        held: list[Pair] = []
+        held: list[Pairs] = []
         report = self._report
         for key in js.members():
             if key == "metric":
@@ -86,18 +93,12 @@ class _Series:
                 yield from self._points(held, named)
                 held.clear()
             elif key in ("values", "value"):
-                pairs = _pairs(js, report) if key == "values" else _instant(js, report)
+                batches = _pairs(js, report) if key == "values" else _instant(js, report)
                 if named is None:
-                    held.extend(pairs)
+                    held.extend(batches)
                     continue
-                name, labels, unit = named
-                for line, time_ns, text in pairs:
-                    try:
-                        value = float(text)
-                    except ValueError:
-                        drop(report, line, f"value {text!r} of {name} is not a number", "value")
-                        continue
-                    yield MetricPoint(line, name, time_ns, value, labels, unit)
+                for batch in batches:
+                    yield self._batch(batch, named)
             elif key in ("histograms", "histogram") and not self._told_histograms:
                 report.warn(js.line(), "native histograms are not read; only float samples are")
                 self._told_histograms = True
@@ -124,9 +125,26 @@ class _Series:
             self._told_unnamed = True
         return UNNAMED, (), None
 
-    def _points(self, pairs: list[Pair], named: tuple[str, Labels, str | None]) -> Iterator[MetricPoint]:
+    def _points(
+        self, batches: list[Pairs], named: tuple[str, Labels, str | None]
+    ) -> Iterator[Iterable[MetricPoint]]:
+        for batch in batches:
+            yield self._batch(batch, named)
+
+    def _batch(self, batch: Pairs, named: tuple[str, Labels, str | None]) -> Iterable[MetricPoint]:
+        """The points of pairs that share a line; a value that is not a number is dropped, and said."""
+        line, times, texts = batch
         name, labels, unit = named
-        for line, time_ns, text in pairs:
+        try:
+            values = list(map(float, texts))
+        except ValueError:
+            return list(self._one_by_one(batch, named))
+        return map(MetricPoint, repeat(line), repeat(name), times, values, repeat(labels), repeat(unit))
+
+    def _one_by_one(self, batch: Pairs, named: tuple[str, Labels, str | None]) -> Iterator[MetricPoint]:
+        line, times, texts = batch
+        name, labels, unit = named
+        for time_ns, text in zip(times, texts, strict=True):
             try:
                 value = float(text)
             except ValueError:
@@ -135,7 +153,7 @@ class _Series:
             yield MetricPoint(line, name, time_ns, value, labels, unit)
 
 
-def _pairs(js: JsonStream, report: ParseReport) -> Iterator[Pair]:
+def _pairs(js: JsonStream, report: ParseReport) -> Iterator[Pairs]:
     """The `[t, "v"]` pairs of a `values` array: by regular expression, or decoded when unusual."""
     js.expect("[")
     if js.peek() == "]":
@@ -145,6 +163,13 @@ def _pairs(js: JsonStream, report: ParseReport) -> Iterator[Pair]:
     while True:
         if len(js.buf) - js.pos < _NEAR_END:
             js.fill()
+        run = read_run(js.buf, js.pos)
+        if run is not None:
+            times, texts, end = run
+            line = js.line()
+            js.pos = end  # after the last pair's `,`: more pairs follow
+            yield line, times, texts
+            continue
         match = match_pair(js.buf, js.pos)
         if match is not None:
             line = js.line()
@@ -153,7 +178,7 @@ def _pairs(js: JsonStream, report: ParseReport) -> Iterator[Pair]:
             time_ns = int(whole) * 1_000_000_000
             if frac:
                 time_ns += int(frac) * _FRACTION_SCALE[len(frac)]
-            yield line, time_ns, text
+            yield line, [time_ns], [text]
         else:
             line = js.line()
             pair = _one_pair(js.value(), line, report)
@@ -169,14 +194,14 @@ def _pairs(js: JsonStream, report: ParseReport) -> Iterator[Pair]:
             )
 
 
-def _instant(js: JsonStream, report: ParseReport) -> list[Pair]:
+def _instant(js: JsonStream, report: ParseReport) -> list[Pairs]:
     """The single `[t, "v"]` of an instant vector's `value`."""
     line = js.line()
     pair = _one_pair(js.value(), line, report)
     return [] if pair is None else [pair]
 
 
-def _one_pair(value: object, line: int, report: ParseReport) -> Pair | None:
+def _one_pair(value: object, line: int, report: ParseReport) -> Pairs | None:
     if not (isinstance(value, list) and len(value) == 2 and isinstance(value[1], str)):
         drop(report, line, f'expected [<time>, "<value>"], found {value!r:.80}', "value")
         return None
@@ -184,7 +209,7 @@ def _one_pair(value: object, line: int, report: ParseReport) -> Pair | None:
     if time_ns is None:
         drop(report, line, f"timestamp {value[0]!r} is not a number", "value")
         return None
-    return line, time_ns, value[1]
+    return line, [time_ns], [value[1]]
 
 
 def seconds_to_ns(text: str) -> int | None:

@@ -1,0 +1,156 @@
+"""The general way through a metrics CSV: row by row from the C `csv` reader, every rule checked.
+
+A row that does not fit (wrong field count, bad time, a value that is not a number) is dropped with a
+warning naming its line; in wide form an empty cell just means no point. A last line without its
+newline is kept if it reads as a whole row, and reported as cut otherwise. The fast path (`fast`)
+reads plain rows of a chunk at once and leaves every other row here; the caches are shared.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Iterator
+from operator import itemgetter
+from typing import TYPE_CHECKING
+
+from stallscope.ingest.appmetrics.common import Labels, cut, drop
+from stallscope.ingest.appmetrics.csv_metrics.header import Header
+from stallscope.ingest.appmetrics.timestamps import BadTime, TimeReader
+from stallscope.ingest.appmetrics.units import unit_from_name
+from stallscope.ingest.model import MetricPoint, ParseReport
+from stallscope.ingest.text_lines import TextLines
+
+if TYPE_CHECKING:
+    from _csv import Reader
+
+MAX_CACHED = 100_000
+
+
+class Rows:
+    """One file's rows under its header, with what repeats (label sets, units) worked out once."""
+
+    def __init__(self, header: Header, reader: TextLines, times: TimeReader, report: ParseReport) -> None:
+        self.header = header
+        self.reader = reader
+        self.times = times
+        self.report = report
+        label_columns = header.label_columns
+        self.label_key = itemgetter(*[i for i, _ in label_columns]) if label_columns else None
+        self.label_sets: dict[object, Labels] = {}
+        """Label sets by the label cells (a tuple of them, or the one cell when there is one column)."""
+        self.joined_label_sets: dict[str, Labels] = {}
+        """The same, for the fast path: by the label cells joined with the delimiter."""
+        self.units: dict[str, str | None] = {}
+        """Units by series name, for names whose row has no unit cell."""
+
+    def read(self, rows: Reader, offset: int) -> Iterator[MetricPoint]:
+        """The points of `rows`, whose first line is line `offset + 1` of the file."""
+        if self.header.name_index is not None:
+            return self._long(rows, offset)
+        return self._wide(rows, offset)
+
+    def labels(self, key: object, row: list[str]) -> Labels:
+        """The label set of a long-form row whose label cells are `key`."""
+        found = self.label_sets.get(key)
+        if found is None:
+            found = tuple(sorted((k, row[i]) for i, k in self.header.label_columns if row[i]))
+            if len(self.label_sets) < MAX_CACHED:
+                self.label_sets[key] = found
+        return found
+
+    def unit(self, name: str) -> str | None:
+        """The unit a series name implies."""
+        if name in self.units:
+            return self.units[name]
+        unit = unit_from_name(name)
+        if len(self.units) < MAX_CACHED:
+            self.units[name] = unit
+        return unit
+
+    def _fits(self, row: list[str], line: int) -> bool:
+        """Whether the row has the header's width; a short last line is reported as cut."""
+        header, reader = self.header, self.reader
+        if len(row) == header.width:
+            return True
+        if reader.cut_tail and line == reader.number:
+            cut(self.report, line)
+        elif row and any(row):
+            drop(self.report, line, f"expected {header.width} fields as in the header, found {len(row)}")
+        return False
+
+    def _long(self, rows: Reader, offset: int) -> Iterator[MetricPoint]:
+        header, times, report, label_key = self.header, self.times, self.report, self.label_key
+        time_i, name_i, value_i, unit_i = (
+            header.time_index,
+            header.name_index,
+            header.value_index,
+            header.unit_index,
+        )
+        assert name_i is not None
+        for row in checked(rows, offset, report):
+            line = offset + rows.line_num
+            if len(row) != header.width and not self._fits(row, line):
+                continue
+            try:
+                time_ns = times.text(row[time_i], line)
+                value = number(row[value_i])
+            except BadTime as exc:
+                drop(report, line, str(exc))
+                continue
+            except ValueError:
+                drop(report, line, f"value {row[value_i]!r} is not a number")
+                continue
+            name = row[name_i].strip()
+            if not name:
+                drop(report, line, "the name is empty")
+                continue
+            labels = self.labels(label_key(row), row) if label_key is not None else ()
+            unit = row[unit_i] if unit_i is not None and row[unit_i] else self.unit(name)
+            yield MetricPoint(line, name, time_ns, value, labels, unit)
+
+    def _wide(self, rows: Reader, offset: int) -> Iterator[MetricPoint]:
+        header, times, report = self.header, self.times, self.report
+        time_i, columns = header.time_index, header.wide
+        for row in checked(rows, offset, report):
+            line = offset + rows.line_num
+            if len(row) != header.width and not self._fits(row, line):
+                continue
+            try:
+                time_ns = times.text(row[time_i], line)
+            except BadTime as exc:
+                drop(report, line, str(exc))
+                continue
+            points: list[MetricPoint] = []
+            for column in columns:
+                cell = row[column.index]
+                if not cell:
+                    continue
+                try:
+                    value = number(cell)
+                except ValueError:
+                    drop(report, line, f"{cell!r} under {column.name!r} is not a number")
+                    break
+                points.append(MetricPoint(line, column.name, time_ns, value, column.labels, column.unit))
+            else:
+                yield from points
+
+
+def checked(rows: Reader, offset: int, report: ParseReport) -> Iterator[list[str]]:
+    """The rows, skipping (with a warning) those the csv module refuses; it reads on after one."""
+    while True:
+        try:
+            yield from rows
+        except csv.Error as exc:
+            drop(report, offset + rows.line_num, f"not CSV: {exc}")
+        else:
+            return
+
+
+def number(cell: str) -> float:
+    """A cell as a float, allowing the decimal comma of `;`-separated files from some locales."""
+    try:
+        return float(cell)
+    except ValueError:
+        if "," not in cell:
+            raise
+        return float(cell.replace(",", "."))
