@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from stallscope.models.timeline_rollup import SUMMARY
-from stallscope.timeline.buckets import Grid, epoch_us, rollup_level
+from stallscope.timeline.buckets import Grid, epoch_us, from_epoch_us, rollup_level
 from stallscope.timeline.catalog import CaptureRow, SeriesRow, TotalRow
 from stallscope.timeline.rollups import BUILT
 from stallscope.timeline.sql import EVENT_KINDS, OFF_CPU_STEPS, ORIGIN, TOTALS, bucket, run
@@ -329,33 +329,79 @@ Step = tuple[int, int, float]
 
 
 def off_cpu_edges(session: Session, capture_ids: list[int], grid: Grid) -> dict[str, list[float]]:
-    """F(edge) in thread-µs at every bucket edge, per state, from the stored steps (summed over captures)."""
+    """F(edge) in thread-µs at every bucket edge, per state, from the stored steps (summed over captures).
+
+    Only edges inside a capture's span of steps are looked up in the database; before its first step
+    F is 0, after its last one it grows by the threads still off-CPU then. A 5 s capture on an hour
+    of incident asks for a handful of edges, not one per pixel.
+    """
     params = {**_grid_params(grid), "ids": capture_ids}
-    rows = run(
+    spans = run(
         session,
         f"""
-        SELECT s.key, g.b,
-               sum(coalesce(l.total + l.n * extract(epoch FROM g.b - l.ts) * 1000000, 0))::double precision
+        SELECT s.capture_id, s.key, (extract(epoch FROM f.ts) * 1000000)::bigint,
+               (extract(epoch FROM l.ts) * 1000000)::bigint, l.n, l.total
         FROM (
             SELECT capture_id, key FROM timeline_rollups
             WHERE capture_id = ANY(%(ids)s) AND source = 'off-cpu' AND {SUMMARY}
         ) AS s
-        CROSS JOIN generate_series(CAST(%(lo)s AS timestamptz), CAST(%(hi)s AS timestamptz),
-                                   CAST(%(width)s AS interval)) AS g (b)
-        LEFT JOIN LATERAL (
+        CROSS JOIN LATERAL (
+            SELECT r.ts FROM timeline_rollups r
+            WHERE r.capture_id = s.capture_id AND r.source = 'off-cpu-steps' AND r.key = s.key
+              AND r.res_us = 0
+            ORDER BY r.ts LIMIT 1
+        ) AS f
+        CROSS JOIN LATERAL (
             SELECT r.ts, r.n, r.total FROM timeline_rollups r
             WHERE r.capture_id = s.capture_id AND r.source = 'off-cpu-steps' AND r.key = s.key
-              AND r.res_us = 0 AND r.ts <= g.b
+              AND r.res_us = 0
             ORDER BY r.ts DESC LIMIT 1
-        ) AS l ON true
-        GROUP BY s.key, g.b ORDER BY 1, 2
+        ) AS l
         """,
         params,
     )
-    edges: dict[str, list[float]] = defaultdict(list)
-    for state, _, area in rows:
-        edges[state].append(float(area))
-    return dict(edges)
+    bounds = [(capture_id, key, first, last) for capture_id, key, first, last, _, _ in spans]
+    params.update(
+        k_ids=[b[0] for b in bounds],
+        k_keys=[b[1] for b in bounds],
+        k_first=[from_epoch_us(b[2]) for b in bounds],
+        k_last=[from_epoch_us(b[3]) for b in bounds],
+    )
+    inside = run(
+        session,
+        """
+        SELECT s.capture_id, s.key, (extract(epoch FROM s.b) * 1000000)::bigint,
+               coalesce(l.total + l.n * extract(epoch FROM s.b - l.ts) * 1000000, 0)::double precision
+        FROM (
+            SELECT k.capture_id, k.key, g.b
+            FROM unnest(%(k_ids)s::integer[], %(k_keys)s::text[], %(k_first)s::timestamptz[],
+                        %(k_last)s::timestamptz[]) AS k (capture_id, key, first_ts, last_ts)
+            CROSS JOIN generate_series(CAST(%(lo)s AS timestamptz), CAST(%(hi)s AS timestamptz),
+                                       CAST(%(width)s AS interval)) AS g (b)
+            WHERE g.b >= k.first_ts AND g.b <= k.last_ts
+        ) AS s
+        LEFT JOIN LATERAL (
+            SELECT r.ts, r.n, r.total FROM timeline_rollups r
+            WHERE r.capture_id = s.capture_id AND r.source = 'off-cpu-steps' AND r.key = s.key
+              AND r.res_us = 0 AND r.ts <= s.b
+            ORDER BY r.ts DESC LIMIT 1
+        ) AS l ON true
+        """,
+        params,
+    )
+    looked_up = {(capture_id, key, edge): float(area) for capture_id, key, edge, area in inside}
+    edges = [grid.start_us + i * grid.width_us for i in range(grid.count + 1)]
+    out: dict[str, list[float]] = defaultdict(lambda: [0.0] * len(edges))
+    for capture_id, key, first_us, last_us, last_n, last_total in spans:
+        summed = out[key]
+        for i, edge in enumerate(edges):
+            if edge < first_us:
+                continue
+            if edge > last_us:
+                summed[i] += float(last_total) + float(last_n) * (edge - last_us)
+            else:
+                summed[i] += looked_up.get((capture_id, key, edge), 0.0)
+    return dict(out)
 
 
 def longest_off_cpu_us(session: Session, built: list[int], unbuilt: list[int]) -> int:

@@ -43,7 +43,7 @@ def bucket(fn: str, column: str, width: str = "width") -> str:
 
 def run(session: Session, sql: str, params: dict[str, Any]) -> list[Any]:
     """Run psycopg-style SQL on a session's connection (same text as the refresh runs)."""
-    return list(session.connection().exec_driver_sql(sql, params))
+    return list(session.connection().exec_driver_sql(sql, params).all())
 
 
 # --- whole-capture totals (res_us = 0) ---------------------------------------------------------------
