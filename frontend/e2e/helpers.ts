@@ -60,18 +60,19 @@ export async function uploadCapture(
 }
 
 export async function waitParsed(request: APIRequestContext, id: number): Promise<CaptureInfo> {
-  let capture: CaptureInfo | null = null;
+  // Written by the poll's callback: an object, so the check below is not narrowed away.
+  const last: { capture: CaptureInfo | null } = { capture: null };
   await expect
     .poll(
       async () => {
-        capture = (await (await request.get(`/api/captures/${id}`)).json()) as CaptureInfo;
-        return capture.status;
+        last.capture = (await (await request.get(`/api/captures/${id}`)).json()) as CaptureInfo;
+        return last.capture.status;
       },
       { timeout: 90_000, intervals: [250, 500, 1000] },
     )
     .toMatch(/^(ready|partial|failed)$/);
-  if (capture === null) throw new Error(`capture ${id} never answered`);
-  const parsed: CaptureInfo = capture;
+  const parsed = last.capture;
+  if (parsed === null) throw new Error(`capture ${id} never answered`);
   expect(parsed.status, `capture ${id} failed to parse`).not.toBe('failed');
   return parsed;
 }
