@@ -7,16 +7,18 @@
 Inputs are built by repeating sample data with its times moved on: the recorded sysstat outputs in
 `backend/tests/ingest/data/sysstat/` (one interval repeated, one second apart, so they run for days
 and cross midnight) and small hand-made samples for the application formats. The importer is timed
-to the last point it yields (points are counted, not stored); the naive baseline is what a first
-script would do: `str.split` and `float()` per sysstat row, `csv.reader` and `float()` per CSV row,
-`json.loads` per JSON line, `json.load` of the whole Prometheus document. Each measurement runs in
-its own process, so its peak RSS is its own, and the best of `--repeat` runs is kept. MB/s is input
-over CPU time, so a busy machine skews it less than wall time would; MB are 10^6 bytes of input, and
-`ratio` is the importer's speed over the naive baseline's.
+to the last record it yields (points are counted, not stored; a `MetricRow` counts a point per
+value); the naive baseline is what a first script would do: `str.split` and `float()` per sysstat
+row, `csv.reader` and `float()` per CSV row, `json.loads` per JSON line, `json.load` of the whole
+Prometheus document. Each measurement runs in its own process, so its peak RSS is its own, and the
+best of `--repeat` runs is kept. MB/s is input over CPU time, so a busy machine skews it less than
+wall time would; MB are 10^6 bytes of input, and `ratio` is the importer's speed over the naive
+baseline's.
 
-The densest formats (vmstat, wide CSV) yield a point every six or seven bytes: at 30 MB/s that
-leaves about 200 ns a point, about what building one `MetricPoint` and handing it over costs in
-CPython, so they stay below the target however little else the importer does.
+The densest formats (vmstat, wide CSV) hold a value every six or seven bytes: at 30 MB/s that leaves
+about 200 ns a value, about what building one `MetricPoint` and handing it over costs in CPython. So
+row-shaped formats yield one `MetricRow` per line (a time, a shared column layout, the values) rather
+than a point per value.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import BinaryIO
 
@@ -40,7 +42,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "backend"))
 
 from stallscope.ingest.appmetrics import csv_metrics, jsonl_metrics, proc_sampler, prometheus  # noqa: E402
-from stallscope.ingest.model import ParseReport  # noqa: E402
+from stallscope.ingest.model import MetricRow, ParseReport, Record  # noqa: E402
 from stallscope.ingest.registry import Importer  # noqa: E402
 from stallscope.ingest.sysstat import IMPORTER as SYSSTAT  # noqa: E402
 
@@ -290,7 +292,7 @@ def measure(fmt: str, kind: str, path: Path) -> dict[str, float]:
             warnings = 0
         else:
             report = ParseReport()
-            points = sum(1 for _ in FORMATS[fmt][0].parse(stream, report))
+            points = count_points(FORMATS[fmt][0].parse(stream, report))
             warnings = len(report.warnings) - sum(1 for w in report.warnings if w.line == 0)
         seconds = time.process_time() - start
     peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
@@ -301,6 +303,14 @@ def measure(fmt: str, kind: str, path: Path) -> dict[str, float]:
         "warnings": warnings,
         "peak_rss_mib": peak_kib / 1024,
     }
+
+
+def count_points(records: Iterable[Record]) -> int:
+    """Points the records stand for: one per point, one per value of a row."""
+    count = 0
+    for record in records:
+        count += len(record.values) if type(record) is MetricRow else 1
+    return count
 
 
 def run_child(*args: str) -> str:

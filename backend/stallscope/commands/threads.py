@@ -75,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
 def _account(records: Iterable[Any]) -> tuple[str, list[Any]]:
     """Feed scheduler intervals (preferred) or sampler ticks through the server's accounting."""
     from stallscope.analysis.thread_states import SchedAccumulator, TickAccumulator
-    from stallscope.ingest.model import Document, EventKind, MetricPoint, TimedEvent
+    from stallscope.ingest.model import Document, EventKind, MetricPoint, MetricRow, TimedEvent, metric_points
 
     sched = SchedAccumulator()
     ticks = TickAccumulator(50_000_000)
@@ -100,16 +100,19 @@ def _account(records: Iterable[Any]) -> tuple[str, list[Any]]:
                     waker,
                     record.stack or None,
                 )
-        elif isinstance(record, MetricPoint) and record.name == "thread.state":
-            labels = dict(record.labels)
-            if labels.get("tid", "").isdigit():
-                saw_ticks = True
-                pid = int(labels["pid"]) if labels.get("pid", "").isdigit() else None
-                ticks.add(
-                    (pid, int(labels["tid"]), labels.get("comm", "?")),
-                    record.time_ns,
-                    labels.get("state", "?"),
-                )
+        elif isinstance(record, MetricPoint | MetricRow):
+            for point in metric_points(record):
+                if point.name != "thread.state":
+                    continue
+                labels = dict(point.labels)
+                if labels.get("tid", "").isdigit():
+                    saw_ticks = True
+                    pid = int(labels["pid"]) if labels.get("pid", "").isdigit() else None
+                    ticks.add(
+                        (pid, int(labels["tid"]), labels.get("comm", "?")),
+                        point.time_ns,
+                        labels.get("state", "?"),
+                    )
         elif isinstance(record, Document) and record.kind == "proc-sampler-header":
             interval_ms = record.content.get("interval_ms")
             if isinstance(interval_ms, int | float) and interval_ms > 0:

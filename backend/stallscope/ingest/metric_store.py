@@ -1,4 +1,8 @@
-"""Bulk-load metric points: series get ids per capture, points go in by COPY."""
+"""Bulk-load metric points and rows: series get ids per capture, values go in by COPY.
+
+A row's values are stored exactly as its points would be: the same series (resolved in column order,
+so ids come out in the same order too) and a stored point per value.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +11,7 @@ from typing import Any
 import psycopg
 from psycopg.types.json import Jsonb
 
-from stallscope.ingest.model import MetricPoint
+from stallscope.ingest.model import MetricPoint, MetricRow, RowSeries
 from stallscope.ingest.sample_store import ToTimestamp
 from stallscope.ingest.stack_dictionary import db_text
 
@@ -27,7 +31,10 @@ class MetricWriter:
         self._capture_id = capture_id
         self._to_timestamp = to_timestamp
         self._series: dict[SeriesKey, int] = {}
-        self._pending: list[MetricPoint] = []
+        self._row_series: dict[RowSeries, list[int]] = {}
+        """Series ids of each row layout's columns (layouts compare by identity and are kept alive here)."""
+        self._pending: list[MetricPoint | MetricRow] = []
+        self._pending_points = 0
         self.count = 0
         self.first_ns: int | None = None
         self.last_ns: int | None = None
@@ -36,36 +43,66 @@ class MetricWriter:
     def series_count(self) -> int:
         return len(self._series)
 
-    def add(self, point: MetricPoint) -> None:
+    def add(self, point: MetricPoint | MetricRow) -> None:
+        """Queue a point, or a row's values; a row without values stores nothing, as its (no) points would."""
+        if isinstance(point, MetricRow):
+            n = len(point.values)
+            if not n:
+                return
+        else:
+            n = 1
         self._pending.append(point)
-        self.count += 1
+        self._pending_points += n
+        self.count += n
         t = point.time_ns
         if self.first_ns is None or t < self.first_ns:
             self.first_ns = t
         if self.last_ns is None or t > self.last_ns:
             self.last_ns = t
-        if len(self._pending) >= BATCH_POINTS:
+        if self._pending_points >= BATCH_POINTS:
             self.flush()
 
-    def _series_id(self, point: MetricPoint) -> int:
-        key = (point.name, point.labels)
+    def _series_id(self, name: str, labels: tuple[tuple[str, str], ...], unit: str | None) -> int:
+        key = (name, labels)
         series_id = self._series.get(key)
         if series_id is None:
             row = self._conn.execute(
                 "INSERT INTO metric_series (capture_id, name, labels, unit) VALUES (%s, %s, %s, %s) "
                 "ON CONFLICT (capture_id, name, labels) DO UPDATE SET unit = EXCLUDED.unit RETURNING id",
-                (self._capture_id, db_text(point.name), Jsonb(dict(point.labels)), point.unit),
+                (self._capture_id, db_text(name), Jsonb(dict(labels)), unit),
             ).fetchone()
             assert row is not None
             series_id = self._series[key] = int(row[0])
         return series_id
 
+    def _row_ids(self, series: RowSeries) -> list[int]:
+        ids = self._row_series.get(series)
+        if ids is None:
+            ids = self._row_series[series] = [
+                self._series_id(name, labels, unit)
+                for name, labels, unit in zip(series.names, series.labels, series.units, strict=True)
+            ]
+        return ids
+
     def flush(self) -> None:
         if not self._pending:
             return
-        ids = [self._series_id(p) for p in self._pending]
+        # Series first, in the order the points came: the same ids as storing every point alone.
+        ids: list[int | list[int]] = [
+            self._row_ids(p.series) if isinstance(p, MetricRow) else self._series_id(p.name, p.labels, p.unit)
+            for p in self._pending
+        ]
         capture_id, to_timestamp = self._capture_id, self._to_timestamp
         with self._conn.cursor() as cur, cur.copy(COPY_METRICS) as copy:
-            for point, series_id in zip(self._pending, ids, strict=True):
-                copy.write_row((capture_id, series_id, to_timestamp(point.time_ns), point.value))
+            write = copy.write_row
+            for record, series_id in zip(self._pending, ids, strict=True):
+                ts = to_timestamp(record.time_ns)
+                if isinstance(record, MetricRow):
+                    assert isinstance(series_id, list)
+                    for column_id, value in zip(series_id, record.values, strict=True):
+                        write((capture_id, column_id, ts, value))
+                else:
+                    assert isinstance(record, MetricPoint)
+                    write((capture_id, series_id, ts, record.value))
         self._pending.clear()
+        self._pending_points = 0

@@ -6,6 +6,7 @@ Importers normalise once, here; storage and analysis never look at a source form
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 
@@ -110,6 +111,55 @@ class MetricPoint:
     unit: str | None = None
 
 
+Labels = tuple[tuple[str, str], ...]
+"""A series' labels as sorted (key, value) pairs."""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class RowSeries:
+    """The columns of a row-shaped record: each column's series name, labels and unit.
+
+    Built once per layout (a header, a row label) and shared by every row under it, so a row costs
+    one small object however many values it holds. Compared by identity: consumers key what they
+    work out per column (series ids) on the object itself, and hashing the tuples per row would cost
+    what sharing saves.
+    """
+
+    names: tuple[str, ...]
+    labels: tuple[Labels, ...]
+    units: tuple[str | None, ...]
+
+    def __post_init__(self) -> None:
+        if not (len(self.names) == len(self.labels) == len(self.units)):
+            raise ValueError("one name, label set and unit per column")
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+
+@dataclass(slots=True)
+class MetricRow:
+    """Values of several series at one time from one source line: `values[i]` is of column `i` of
+    `series`.
+
+    Stands for exactly the `MetricPoint`s `points()` gives, in that order. Dense row-shaped text
+    (vmstat, wide CSV) holds a value every six bytes; a point per value costs more than the parse
+    itself, a row per line does not.
+    """
+
+    line: int
+    time_ns: int
+    series: RowSeries
+    values: Sequence[float]
+
+    def points(self) -> Iterator[MetricPoint]:
+        """The row as the points it stands for, column by column."""
+        series, line, time_ns = self.series, self.line, self.time_ns
+        columns = zip(series.names, self.values, series.labels, series.units, strict=True)
+        for name, value, labels, unit in columns:
+            yield MetricPoint(line, name, time_ns, value, labels, unit)
+
+
 class CaptureClock(enum.Enum):
     """Which clock an importer's times are read on, before any alignment."""
 
@@ -132,8 +182,19 @@ class Document:
     content: dict[str, object]
 
 
-Record = Sample | TimedEvent | MetricPoint | Document
+Record = Sample | TimedEvent | MetricPoint | MetricRow | Document
 """Everything an importer can yield."""
+
+
+def metric_points(record: Record) -> Iterator[MetricPoint]:
+    """The metric points a record stands for: itself, a row's points, or none.
+
+    For consumers that look at a few series and need not be fast; storage and tallies handle rows whole.
+    """
+    if isinstance(record, MetricPoint):
+        yield record
+    elif isinstance(record, MetricRow):
+        yield from record.points()
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,7 @@ from psycopg.types.json import Jsonb
 
 from stallscope.ingest.event_store import EventWriter
 from stallscope.ingest.metric_store import MetricWriter
-from stallscope.ingest.model import Document, MetricPoint, Record, Sample, TimedEvent
+from stallscope.ingest.model import Document, MetricPoint, MetricRow, Record, Sample, TimedEvent
 from stallscope.ingest.sample_store import SampleWriter
 from stallscope.ingest.stack_dictionary import StackDictionary
 from stallscope.kit.units import weight_unit
@@ -39,7 +39,7 @@ class RecordSink:
             self.samples.add(record)
         elif isinstance(record, TimedEvent):
             self.events.add(record)
-        elif isinstance(record, MetricPoint):
+        elif isinstance(record, MetricPoint | MetricRow):
             self.metrics.add(record)
         elif isinstance(record, Document):
             self._conn.execute(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from stallscope.ingest.model import Document, MetricPoint, Record, Sample, TimedEvent
+from stallscope.ingest.model import Document, MetricPoint, MetricRow, Record, Sample, TimedEvent
 
 
 @dataclass(slots=True)
@@ -16,6 +16,7 @@ class RecordTally:
     """Timed events per kind."""
     unclosed_events: int = 0
     metric_points: int = 0
+    """Values: a row counts one per column, as its points would."""
     series: set[tuple[str, tuple[tuple[str, str], ...]]] = field(default_factory=set)
     documents: int = 0
     threads: set[tuple[int | None, int | None]] = field(default_factory=set)
@@ -56,5 +57,11 @@ class RecordTally:
             self.metric_points += 1
             self.series.add((record.name, record.labels))
             self._span(record.time_ns, record.time_ns)
+        elif isinstance(record, MetricRow):
+            if record.values:
+                series = record.series
+                self.metric_points += len(record.values)
+                self.series.update(zip(series.names, series.labels, strict=True))
+                self._span(record.time_ns, record.time_ns)
         elif isinstance(record, Document):
             self.documents += 1

@@ -9,13 +9,14 @@ import pytest
 from stallscope.ingest.appmetrics.csv_metrics import IMPORTER
 from stallscope.ingest.appmetrics.timestamps import NAIVE_ISO
 from stallscope.ingest.model import CaptureClock, MetricPoint, ParseError, ParseReport
+from tests.ingest.records import as_points
 
 S = 1_000_000_000
 
 
 def parse(text: str) -> tuple[list[MetricPoint], ParseReport]:
     report = ParseReport()
-    points = list(IMPORTER.parse(io.BytesIO(text.encode()), report))
+    points = as_points(IMPORTER.parse(io.BytesIO(text.encode()), report))
     assert all(isinstance(p, MetricPoint) for p in points)
     return points, report
 

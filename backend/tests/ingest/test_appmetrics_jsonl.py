@@ -11,13 +11,14 @@ from stallscope.ingest.appmetrics import common
 from stallscope.ingest.appmetrics.jsonl_metrics import IMPORTER
 from stallscope.ingest.appmetrics.timestamps import NAIVE_ISO
 from stallscope.ingest.model import CaptureClock, MetricPoint, ParseError, ParseReport
+from tests.ingest.records import as_points
 
 S = 1_000_000_000
 
 
 def parse(text: str) -> tuple[list[MetricPoint], ParseReport]:
     report = ParseReport()
-    points = list(IMPORTER.parse(io.BytesIO(text.encode()), report))
+    points = as_points(IMPORTER.parse(io.BytesIO(text.encode()), report))
     assert all(isinstance(p, MetricPoint) for p in points)
     return points, report
 

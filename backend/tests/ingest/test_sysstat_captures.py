@@ -10,6 +10,7 @@ import pytest
 from stallscope.ingest.model import CaptureClock, MetricPoint, ParseError, ParseReport
 from stallscope.ingest.sysstat import IMPORTER
 from stallscope.ingest.sysstat.clock import LOCAL_AS_UTC
+from tests.ingest.records import as_points
 
 DATA = Path(__file__).parent / "data" / "sysstat"
 CPU_FIELDS = ["user", "nice", "system", "iowait", "irq", "softirq", "steal", "guest", "guest_nice", "idle"]
@@ -19,7 +20,7 @@ RECORDED = sorted(p.name for p in DATA.glob("*.txt") if "no_times" not in p.name
 def parse(name: str) -> tuple[list[MetricPoint], ParseReport]:
     report = ParseReport()
     with (DATA / name).open("rb") as stream:
-        points = list(IMPORTER.parse(stream, report))
+        points = as_points(IMPORTER.parse(stream, report))
     assert all(isinstance(p, MetricPoint) for p in points)
     return points, report
 

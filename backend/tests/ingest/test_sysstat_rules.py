@@ -10,6 +10,7 @@ from stallscope.ingest.model import MetricPoint, ParseError, ParseReport
 from stallscope.ingest.sysstat import IMPORTER
 from stallscope.ingest.sysstat.clock import DayClock, TimesOfDay, date_seconds, day_seconds, iso_stamp_seconds
 from stallscope.ingest.sysstat.naming import layout, unit_of
+from tests.ingest.records import as_points
 
 BANNER = "Linux 6.1.0 (db1) \t11/21/2026 \t_x86_64_\t(2 CPU)\n\n"
 MPSTAT_HEADER = "23:59:58     CPU    %usr   %nice    %sys   %idle\n"
@@ -19,7 +20,7 @@ NOV_21 = 1_795_219_200 * 1_000_000_000  # 2026-11-21T00:00:00Z
 
 def parse(text: str) -> tuple[list[MetricPoint], ParseReport]:
     report = ParseReport()
-    points = list(IMPORTER.parse(io.BytesIO(text.encode()), report))
+    points = as_points(IMPORTER.parse(io.BytesIO(text.encode()), report))
     assert all(isinstance(p, MetricPoint) for p in points)
     return points, report
 

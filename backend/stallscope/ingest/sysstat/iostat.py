@@ -10,9 +10,9 @@ cannot tell the two apart.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 
-from stallscope.ingest.model import MetricPoint, ParseError, ParseReport
+from stallscope.ingest.model import MetricRow, ParseError, ParseReport
 from stallscope.ingest.sysstat.clock import (
     LOCAL_AS_UTC,
     NS_PER_S,
@@ -33,8 +33,8 @@ SINCE_BOOT = (
 _HEADS = frozenset({"avg-cpu:", "Device", "Device:"})
 
 
-def parse_iostat(source: Source, report: ParseReport) -> Iterator[Iterable[MetricPoint]]:
-    """Points of an `iostat -t` report, a row at a time.
+def parse_iostat(source: Source, report: ParseReport) -> Iterator[MetricRow]:
+    """The rows of an `iostat -t` report.
 
     A row of more than three words (so not a stamp) under a section, with a number in every value
     column, takes the fast path; every other line goes the general way.
@@ -61,13 +61,13 @@ def parse_iostat(source: Source, report: ParseReport) -> Iterator[Iterable[Metri
             ):
                 make = section.maker(0)
                 index = section.label_index
-                labels = section.labels_of(None if index is None else words[index])
+                series = section.series_of(None if index is None else words[index])
                 try:
-                    points = make(line, stamp_ns, words, labels) if make is not None else None
+                    row = make(line, stamp_ns, words, series) if make is not None else None
                 except ValueError:
-                    points = None
-                if points is not None:
-                    yield points
+                    row = None
+                if row is not None:
+                    yield row
                     if section is cpu:
                         section = None  # avg-cpu has exactly one row
                     continue
@@ -101,7 +101,9 @@ def parse_iostat(source: Source, report: ParseReport) -> Iterator[Iterable[Metri
                 continue
             if stamp_ns is None:
                 raise ParseError(line, NO_STAMPS)
-            yield section.points(words, line, stamp_ns, report)
+            found = section.row(words, line, stamp_ns, report)
+            if found is not None:
+                yield found
             if section is cpu:
                 section = None  # avg-cpu has exactly one row
 

@@ -1,12 +1,11 @@
-"""Pick the tool a sysstat or vmstat text came from by its first lines, and stream its points."""
+"""Pick the tool a sysstat or vmstat text came from by its first lines, and stream its rows."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from itertools import chain
+from collections.abc import Iterator
 from typing import BinaryIO
 
-from stallscope.ingest.model import MetricPoint, ParseError, ParseReport
+from stallscope.ingest.model import MetricRow, ParseError, ParseReport
 from stallscope.ingest.sysstat.clock import banner_date, date_seconds, iso_stamp_seconds
 from stallscope.ingest.sysstat.detect import BANNER
 from stallscope.ingest.sysstat.iostat import parse_iostat
@@ -20,13 +19,15 @@ EXPECTED = (
 )
 
 
-def parse_sysstat(stream: BinaryIO, report: ParseReport) -> Iterator[MetricPoint]:
-    """Yield the points of one tool's text output read from `stream`, filling `report` as it goes."""
-    # The tools' parsers hand over a row's points at a time; chaining them adds no step per point.
-    return chain.from_iterable(_rows(stream, report))
+def parse_sysstat(stream: BinaryIO, report: ParseReport) -> Iterator[MetricRow]:
+    """Yield the rows of one tool's text output read from `stream`, filling `report` as it goes.
+
+    A row per table row, never a point per value: wide tables hold a value every dozen bytes.
+    """
+    return _rows(stream, report)
 
 
-def _rows(stream: BinaryIO, report: ParseReport) -> Iterator[Iterable[MetricPoint]]:
+def _rows(stream: BinaryIO, report: ParseReport) -> Iterator[MetricRow]:
     source = Source(stream, report)
     found = source.peek()
     if found is None:

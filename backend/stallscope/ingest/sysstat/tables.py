@@ -9,13 +9,13 @@ summarise the run and are skipped; sar's `LINUX RESTART` rows are reported, not 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
-from stallscope.ingest.appmetrics.row_points import MakeRow
-from stallscope.ingest.model import MetricPoint, ParseReport
+from stallscope.ingest.appmetrics.row_points import MakeRecord
+from stallscope.ingest.model import MetricRow, ParseReport, RowSeries
 from stallscope.ingest.sysstat.clock import LOCAL_AS_UTC, DayClock, TimesOfDay
 from stallscope.ingest.sysstat.naming import layout
-from stallscope.ingest.sysstat.rows import Labels, RowReader, drop
+from stallscope.ingest.sysstat.rows import RowReader, drop
 from stallscope.ingest.sysstat.source import Source
 
 _NOT_DATA = frozenset({"AM", "PM", "LINUX"})
@@ -24,11 +24,11 @@ _MAX_CACHED_TIMES = 4096
 """Rows repeat the same few times of day (one per interval); older ones are not seen again."""
 
 
-def parse_tables(source: Source, report: ParseReport, midnight: int) -> Iterator[Iterable[MetricPoint]]:
-    """Points of an mpstat or sar report whose banner dated it `midnight` (epoch seconds), row by row.
+def parse_tables(source: Source, report: ParseReport, midnight: int) -> Iterator[MetricRow]:
+    """The rows of an mpstat or sar report whose banner dated it `midnight` (epoch seconds).
 
     A data row under the current header, with a number in every value column, takes the fast path:
-    its points are built in one call. Every other line goes the general way, which also says why a
+    its row is built in one call. Every other line goes the general way, which also says why a
     line is dropped.
     """
     clock = DayClock(midnight)
@@ -40,7 +40,7 @@ def parse_tables(source: Source, report: ParseReport, midnight: int) -> Iterator
     clock_key: object = None  # the time words the clock last read, and what it gave
     clock_ns = 0
     # The current reader's fast path, once a header and a data row are seen.
-    width, header_words, tail, makers, label_index, label_sets, labels_of = _NO_FAST
+    width, header_words, tail, makers, label_index, series_sets, series_of = _NO_FAST
     for first, lines in source.batches():
         for line, text in enumerate(lines, first):
             words = text.split()
@@ -52,14 +52,16 @@ def parse_tables(source: Source, report: ParseReport, midnight: int) -> Iterator
             if head == clock_key and count == width + 1:
                 # Another row at the last data row's 24-hour time (mpstat prints a row per CPU).
                 second = words[1]
-                row_labels = label_sets[""] if label_index is None else label_sets.get(words[1 + label_index])
-                if row_labels is not None and second not in _NOT_DATA and last != tail and last != "RESTART":
+                row_series = (
+                    series_sets[""] if label_index is None else series_sets.get(words[1 + label_index])
+                )
+                if row_series is not None and second not in _NOT_DATA and last != tail and last != "RESTART":
                     try:
-                        points = makers[0](line, clock_ns, words, row_labels)
+                        row = makers[0](line, clock_ns, words, row_series)
                     except ValueError:
                         pass  # a header, or a value only the general path reads (or drops)
                     else:
-                        yield points
+                        yield row
                         continue
             key: object
             if len(words) > 1 and (words[1] == "AM" or words[1] == "PM"):
@@ -80,19 +82,19 @@ def parse_tables(source: Source, report: ParseReport, midnight: int) -> Iterator
                 continue
             if count == width + skip and last != tail and last != "RESTART" and words[skip] != "LINUX":
                 if label_index is None:
-                    labels = label_sets[""]
+                    series = series_sets[""]
                 else:
                     row_label = words[skip + label_index]
-                    labels = label_sets.get(row_label) or labels_of(row_label)
+                    series = series_sets.get(row_label) or series_of(row_label)
                 time_ns = clock_ns if key == clock_key else clock.peek(seconds)
                 try:
-                    points = makers[skip - 1](line, time_ns, words, labels)
+                    row = makers[skip - 1](line, time_ns, words, series)
                 except ValueError:
                     pass  # a header, or a value only the general path reads (or drops)
                 else:
                     if key != clock_key:
                         clock_key, clock_ns = key, clock.at(seconds)
-                    yield points
+                    yield row
                     continue
             if last == tail and words[skip:] == header_words:
                 continue  # the current header, repeated
@@ -102,7 +104,7 @@ def parse_tables(source: Source, report: ParseReport, midnight: int) -> Iterator
             if last == "RESTART" or rest[:2] == ["LINUX", "RESTART"]:
                 report.warn(line, "the host restarted here (sar's LINUX RESTART row)")
                 reader = None
-                width, header_words, tail, makers, label_index, label_sets, labels_of = _NO_FAST
+                width, header_words, tail, makers, label_index, series_sets, series_of = _NO_FAST
                 continue
             header = tuple(rest)
             known = readers.get(header)  # only header rows are ever stored
@@ -112,7 +114,7 @@ def parse_tables(source: Source, report: ParseReport, midnight: int) -> Iterator
                 if known is not reader:
                     reader = known
                     view = _fast(reader) if told_zone else _NO_FAST
-                    width, header_words, tail, makers, label_index, label_sets, labels_of = view
+                    width, header_words, tail, makers, label_index, series_sets, series_of = view
                 continue
             if reader is None:
                 drop(report, line, "a data row before any column header")
@@ -120,35 +122,37 @@ def parse_tables(source: Source, report: ParseReport, midnight: int) -> Iterator
             if not told_zone:
                 report.warn(line, LOCAL_AS_UTC)
                 told_zone = True
-                width, header_words, tail, makers, label_index, label_sets, labels_of = _fast(reader)
+                width, header_words, tail, makers, label_index, series_sets, series_of = _fast(reader)
             if key != clock_key:
                 clock_key, clock_ns = key, clock.at(seconds)
-            yield reader.points(rest, line, clock_ns, report)
+            found = reader.row(rest, line, clock_ns, report)
+            if found is not None:
+                yield found
 
 
 Fast = tuple[
     int,
     list[str],
     str,
-    tuple[MakeRow, MakeRow],
+    tuple[MakeRecord, MakeRecord],
     int | None,
-    dict[str, list[Labels]],
-    Callable[[str | None], list[Labels]],
+    dict[str, RowSeries],
+    Callable[[str | None], RowSeries],
 ]
-"""Width, the header's words and its last word, point makers for rows with one and two time words,
-the label column, label sets by row label and how to make one: what the fast path needs of a reader,
-in locals."""
+"""Width, the header's words and its last word, row makers for rows with one and two time words,
+the label column, row layouts by row label and how to make one: what the fast path needs of a
+reader, in locals."""
 
 
-def _no_row(line: int, time_ns: int, words: Sequence[str], labels: object) -> tuple[MetricPoint, ...]:
+def _no_row(line: int, time_ns: int, words: Sequence[str], series: RowSeries) -> MetricRow:
     raise ValueError("no layout")
 
 
-def _no_labels(row_label: str | None) -> list[Labels]:
-    return []
+def _no_series(row_label: str | None) -> RowSeries:
+    return RowSeries((), (), ())
 
 
-_NO_FAST: Fast = (-1, [], "", (_no_row, _no_row), None, {}, _no_labels)
+_NO_FAST: Fast = (-1, [], "", (_no_row, _no_row), None, {}, _no_series)
 
 
 def _fast(reader: RowReader) -> Fast:
@@ -157,10 +161,10 @@ def _fast(reader: RowReader) -> Fast:
     if one is None or two is None:
         return _NO_FAST
     layout = reader.layout
-    reader.labels_of(None)  # the one label set of a layout without a label column
+    reader.series_of(None)  # the one row layout of a layout without a label column
     header = reader.header
     tail = header[-1] if header else ""
-    return layout.width, header, tail, (one, two), layout.label_index, reader.label_sets, reader.labels_of
+    return layout.width, header, tail, (one, two), layout.label_index, reader.series_sets, reader.series_of
 
 
 def _is_header(words: list[str]) -> bool:

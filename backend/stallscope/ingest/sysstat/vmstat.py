@@ -10,13 +10,13 @@ does not show.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 
-from stallscope.ingest.appmetrics.row_points import MakeRow
-from stallscope.ingest.model import MetricPoint, ParseError, ParseReport
+from stallscope.ingest.appmetrics.row_points import MakeRecord
+from stallscope.ingest.model import MetricRow, ParseError, ParseReport, RowSeries
 from stallscope.ingest.sysstat.clock import NS_PER_S, TimesOfDay, date_seconds
 from stallscope.ingest.sysstat.naming import Column, Layout
-from stallscope.ingest.sysstat.rows import Labels, RowReader, drop
+from stallscope.ingest.sysstat.rows import RowReader, drop
 from stallscope.ingest.sysstat.source import Source
 
 COLUMNS: dict[str, tuple[str, str | None]] = {
@@ -44,11 +44,13 @@ COLUMNS: dict[str, tuple[str, str | None]] = {
 INSTANT = frozenset({"r", "b", "swpd", "free", "buff", "cache", "inact", "active"})
 UTC_NAMES = frozenset({"UTC", "GMT", "Z", "UCT"})
 NO_STAMPS = "vmstat printed no timestamps: record it with -t (for example `vmstat -t 1`)"
+_NO_SERIES = RowSeries((), (), ())
+"""The fast path's layout until the first row sets it (the path is off until then)."""
 SINCE_BOOT = "vmstat's first row averages its rates since boot: kept only its process and memory columns"
 
 
-def parse_vmstat(source: Source, report: ParseReport) -> Iterator[Iterable[MetricPoint]]:
-    """Points of a `vmstat -t` report, a row at a time.
+def parse_vmstat(source: Source, report: ParseReport) -> Iterator[MetricRow]:
+    """The rows of a `vmstat -t` report.
 
     After the first row, a row of the header's width with a readable time and a number in every
     value column takes the fast path; every other line goes the general way.
@@ -60,8 +62,8 @@ def parse_vmstat(source: Source, report: ParseReport) -> Iterator[Iterable[Metri
     # The fast path: rows of `fast_width` words, in the minute `minute` of the day `day` (the last
     # general row's), which starts `minute_start` epoch seconds. None of it until the first row.
     fast_width, day, minute, minute_start = -1, "", "", 0
-    make: MakeRow | None = None
-    labels: list[Labels] = []
+    make: MakeRecord | None = None
+    series = _NO_SERIES
     for first_line, lines in source.batches():
         for line, text in enumerate(lines, first_line):
             words = text.split()
@@ -79,11 +81,11 @@ def parse_vmstat(source: Source, report: ParseReport) -> Iterator[Iterable[Metri
                 ):
                     time_ns = (minute_start + int(second)) * NS_PER_S
                     try:
-                        points = make(line, time_ns, words, labels)
+                        row = make(line, time_ns, words, series)
                     except ValueError:
                         pass
                     else:
-                        yield points
+                        yield row
                         continue
             if not words or words[0] == "procs" or words[0].startswith("-"):
                 continue
@@ -112,13 +114,17 @@ def parse_vmstat(source: Source, report: ParseReport) -> Iterator[Iterable[Metri
             minute_start = time_ns // NS_PER_S - int(words[-1][-2:])
             if first is not rows:
                 report.warn(line, SINCE_BOOT)
-                yield first.points(words, line, time_ns, report)
+                found = first.row(words, line, time_ns, report)
+                if found is not None:
+                    yield found
                 first = rows
                 make = rows.maker(0)
                 if make is not None:
-                    fast_width, labels = rows.layout.width + 2, rows.labels_of(None)
+                    fast_width, series = rows.layout.width + 2, rows.series_of(None)
                 continue
-            yield rows.points(words, line, time_ns, report)
+            found = rows.row(words, line, time_ns, report)
+            if found is not None:
+                yield found
 
 
 def _readers(header: list[str], line: int) -> tuple[RowReader, RowReader, str]:
@@ -143,8 +149,8 @@ class _Stamped(RowReader):
 
     __slots__ = ()
 
-    def points(self, words: list[str], line: int, time_ns: int, report: ParseReport) -> Iterator[MetricPoint]:
-        return super().points(words[:-2], line, time_ns, report)
+    def row(self, words: list[str], line: int, time_ns: int, report: ParseReport) -> MetricRow | None:
+        return super().row(words[:-2], line, time_ns, report)
 
 
 def _time_ns(date: str, clock: str, dates: dict[str, int | None], times: TimesOfDay) -> int | None:

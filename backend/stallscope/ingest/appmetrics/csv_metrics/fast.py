@@ -1,10 +1,11 @@
 """The fast path through a metrics CSV: a run of plain rows read a column at a time.
 
-A wide CSV yields a point every few bytes, too many to spend a Python step on each. When a run of
+A wide CSV holds a value every few bytes, too many to spend a Python step on each. When a run of
 lines holds no quotes, NULs or carriage returns (so the `csv` module would just split each at the
 delimiter) and every line has the header's field count, the run is split once and each column is
-converted with one `map`: epoch-integer times, numbers, names, label sets and units. The points are
-then built by one `map` as well. If anything in the run is unusual (an ISO time, a time in another
+converted with one `map`: epoch-integer times, numbers, names, label sets and units. The points (long
+form) or the rows (wide form, one `MetricRow` per line under the header's shared layout) are then
+built by one `map` as well. If anything in the run is unusual (an ISO time, a time in another
 unit, an empty or non-numeric cell, an empty name) `read_run` returns None and the caller sends the
 run the general way, which says what is wrong with which line. The results are the same either way.
 """
@@ -13,14 +14,14 @@ from __future__ import annotations
 
 import csv
 from collections.abc import Callable, Iterable
-from itertools import chain, repeat
+from itertools import repeat
 from operator import mul
 from typing import TypeVar
 
 from stallscope.ingest.appmetrics.common import Labels
 from stallscope.ingest.appmetrics.csv_metrics.rows import MAX_CACHED, Rows
 from stallscope.ingest.appmetrics.units import unit_from_name
-from stallscope.ingest.model import MetricPoint
+from stallscope.ingest.model import MetricPoint, MetricRow
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -54,8 +55,10 @@ def runs(lines: list[str], delimiter: str, width: int) -> list[tuple[int, int, b
     return found
 
 
-def read_run(rows: Rows, lines: list[str], delimiter: str, first: int) -> Iterable[MetricPoint] | None:
-    """The points of plain lines that all have the header's width, first numbered `first`; None when
+def read_run(
+    rows: Rows, lines: list[str], delimiter: str, first: int
+) -> Iterable[MetricPoint | MetricRow] | None:
+    """The records of plain lines that all have the header's width, first numbered `first`; None when
     any line needs the general path (the caller then reads them all that way)."""
     header = rows.header
     width = header.width
@@ -85,7 +88,9 @@ def _times(rows: Rows, texts: list[str]) -> list[int] | None:
         else:
             values = None
             ints = list(map(int, texts))
-            magnitudes = list(map(abs, ints))
+            low = min(ints)
+            # Epoch times are positive: the extremes are the magnitudes' then, without a list of them.
+            magnitudes = [low, max(ints)] if low >= 0 else list(map(abs, ints))
     except ValueError:
         return None
     if not (unit.low <= min(magnitudes) and max(magnitudes) < unit.high):
@@ -160,7 +165,7 @@ def _lookup(cache: dict[K, V], keys: list[K], make: Callable[[K], V]) -> list[V]
 
 def _wide(
     rows: Rows, cells: list[str], times: list[int], first: int, count: int
-) -> Iterable[MetricPoint] | None:
+) -> Iterable[MetricRow] | None:
     header = rows.header
     columns = header.wide
     stride = header.width
@@ -174,9 +179,7 @@ def _wide(
     except ValueError:
         return None  # an empty cell (no point), a decimal comma, or a bad value
     per_row = len(columns)
-    names = [column.name for column in columns] * count
-    labels = [column.labels for column in columns] * count
-    units = [column.unit for column in columns] * count
-    lines = chain.from_iterable(map(repeat, range(first, first + count), repeat(per_row)))
-    at = chain.from_iterable(map(repeat, times, repeat(per_row)))
-    return map(MetricPoint, lines, names, at, values, labels, units)
+    if not per_row:
+        return ()
+    row_values = zip(*[iter(values)] * per_row, strict=True)  # a tuple per row, cut in C
+    return map(MetricRow, range(first, first + count), times, repeat(rows.wide_series), row_values)

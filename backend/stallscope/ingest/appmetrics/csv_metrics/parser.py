@@ -1,4 +1,4 @@
-"""Stream a metrics CSV into points, a chunk of lines at a time.
+"""Stream a metrics CSV into records, a chunk of lines at a time: points (long form) or rows (wide).
 
 Lines are decoded a chunk at a time. Leading blank and `#` lines before the header are skipped. A
 chunk without quotes is read run by run: runs of plain rows of the header's width take the fast path
@@ -19,7 +19,7 @@ from stallscope.ingest.appmetrics.csv_metrics import fast
 from stallscope.ingest.appmetrics.csv_metrics.header import read_header, sniff_delimiter
 from stallscope.ingest.appmetrics.csv_metrics.rows import Rows
 from stallscope.ingest.appmetrics.timestamps import TimeReader
-from stallscope.ingest.model import MetricPoint, ParseReport
+from stallscope.ingest.model import MetricPoint, MetricRow, ParseReport
 from stallscope.ingest.text_lines import TextLines
 
 _RUN_LINES = 4096
@@ -28,12 +28,12 @@ Chunk = tuple[int, list[str], bool]
 """The number of its first line, its lines, and whether the csv module would just split them."""
 
 
-def parse_csv(stream: BinaryIO, report: ParseReport) -> Iterator[MetricPoint]:
-    """Yield the points of a metrics CSV read from `stream`, filling `report` as it goes."""
+def parse_csv(stream: BinaryIO, report: ParseReport) -> Iterator[MetricPoint | MetricRow]:
+    """Yield the records of a metrics CSV read from `stream`, filling `report` as it goes."""
     return chain.from_iterable(_runs(stream, report))
 
 
-def _runs(stream: BinaryIO, report: ParseReport) -> Iterator[Iterable[MetricPoint]]:
+def _runs(stream: BinaryIO, report: ParseReport) -> Iterator[Iterable[MetricPoint | MetricRow]]:
     reader = text_lines(stream)
     chunks = _decoded(reader)
     header_line, text, rest = _header_line(chunks)
@@ -53,7 +53,7 @@ def _runs(stream: BinaryIO, report: ParseReport) -> Iterator[Iterable[MetricPoin
 
 def _run(
     rows: Rows, lines: list[str], delimiter: str, first: int, fits: bool
-) -> Iterator[Iterable[MetricPoint]]:
+) -> Iterator[Iterable[MetricPoint | MetricRow]]:
     """A run of plain lines, the fast way if they fit, else (or if the fast way declines) row by row."""
     times, at = rows.times, 0
     while fits and at < len(lines) and times.unit is None and not times.iso:
@@ -62,10 +62,10 @@ def _run(
         at += 1
     for start in range(at, len(lines), _RUN_LINES):
         part = lines[start : start + _RUN_LINES] if start or len(lines) > _RUN_LINES else lines
-        points = fast.read_run(rows, part, delimiter, first + start) if fits else None
-        if points is None:
-            points = rows.read(csv.reader(part, delimiter=delimiter), first + start - 1)
-        yield points
+        records = fast.read_run(rows, part, delimiter, first + start) if fits else None
+        if records is None:
+            records = rows.read(csv.reader(part, delimiter=delimiter), first + start - 1)
+        yield records
 
 
 def _header_line(chunks: Iterator[Chunk]) -> tuple[int, str, Chunk]:

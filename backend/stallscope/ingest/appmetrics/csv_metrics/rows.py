@@ -1,9 +1,11 @@
 """The general way through a metrics CSV: row by row from the C `csv` reader, every rule checked.
 
 A row that does not fit (wrong field count, bad time, a value that is not a number) is dropped with a
-warning naming its line; in wide form an empty cell just means no point. A last line without its
-newline is kept if it reads as a whole row, and reported as cut otherwise. The fast path (`fast`)
-reads plain rows of a chunk at once and leaves every other row here; the caches are shared.
+warning naming its line; in wide form an empty cell just means no point. A wide row with every cell
+filled is one `MetricRow` under the header's layout; one with empty cells is the points it has. A
+last line without its newline is kept if it reads as a whole row, and reported as cut otherwise. The
+fast path (`fast`) reads plain rows of a chunk at once and leaves every other row here; the caches
+are shared.
 """
 
 from __future__ import annotations
@@ -14,10 +16,10 @@ from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from stallscope.ingest.appmetrics.common import Labels, cut, drop
-from stallscope.ingest.appmetrics.csv_metrics.header import Header
+from stallscope.ingest.appmetrics.csv_metrics.header import Header, WideColumn
 from stallscope.ingest.appmetrics.timestamps import BadTime, TimeReader
 from stallscope.ingest.appmetrics.units import unit_from_name
-from stallscope.ingest.model import MetricPoint, ParseReport
+from stallscope.ingest.model import MetricPoint, MetricRow, ParseReport, RowSeries
 from stallscope.ingest.text_lines import TextLines
 
 if TYPE_CHECKING:
@@ -42,9 +44,16 @@ class Rows:
         """The same, for the fast path: by the label cells joined with the delimiter."""
         self.units: dict[str, str | None] = {}
         """Units by series name, for names whose row has no unit cell."""
+        wide = header.wide
+        self.wide_series = RowSeries(
+            tuple(column.name for column in wide),
+            tuple(column.labels for column in wide),
+            tuple(column.unit for column in wide),
+        )
+        """The columns of a wide row, shared by every row."""
 
-    def read(self, rows: Reader, offset: int) -> Iterator[MetricPoint]:
-        """The points of `rows`, whose first line is line `offset + 1` of the file."""
+    def read(self, rows: Reader, offset: int) -> Iterator[MetricPoint | MetricRow]:
+        """The records of `rows`, whose first line is line `offset + 1` of the file."""
         if self.header.name_index is not None:
             return self._long(rows, offset)
         return self._wide(rows, offset)
@@ -108,8 +117,8 @@ class Rows:
             unit = row[unit_i] if unit_i is not None and row[unit_i] else self.unit(name)
             yield MetricPoint(line, name, time_ns, value, labels, unit)
 
-    def _wide(self, rows: Reader, offset: int) -> Iterator[MetricPoint]:
-        header, times, report = self.header, self.times, self.report
+    def _wide(self, rows: Reader, offset: int) -> Iterator[MetricPoint | MetricRow]:
+        header, times, report, series = self.header, self.times, self.report, self.wide_series
         time_i, columns = header.time_index, header.wide
         for row in checked(rows, offset, report):
             line = offset + rows.line_num
@@ -120,19 +129,24 @@ class Rows:
             except BadTime as exc:
                 drop(report, line, str(exc))
                 continue
-            points: list[MetricPoint] = []
+            values: list[float] = []
+            present: list[WideColumn] = []
             for column in columns:
                 cell = row[column.index]
                 if not cell:
                     continue
                 try:
-                    value = number(cell)
+                    values.append(number(cell))
                 except ValueError:
                     drop(report, line, f"{cell!r} under {column.name!r} is not a number")
                     break
-                points.append(MetricPoint(line, column.name, time_ns, value, column.labels, column.unit))
+                present.append(column)
             else:
-                yield from points
+                if len(values) == len(columns):
+                    yield MetricRow(line, time_ns, series, values)
+                else:
+                    for column, value in zip(present, values, strict=True):
+                        yield MetricPoint(line, column.name, time_ns, value, column.labels, column.unit)
 
 
 def checked(rows: Reader, offset: int, report: ParseReport) -> Iterator[list[str]]:

@@ -18,7 +18,7 @@ from stallscope.ingest.appmetrics.common import drop, empty, text_lines
 from stallscope.ingest.appmetrics.jsonl_metrics.reader import ObjectReader
 from stallscope.ingest.appmetrics.jsonl_metrics.template import ReadLine, Template, learn
 from stallscope.ingest.appmetrics.jsonlines import decode_lines
-from stallscope.ingest.model import MetricPoint, ParseReport
+from stallscope.ingest.model import MetricPoint, MetricRow, ParseReport
 from stallscope.ingest.text_lines import TextLines
 
 _MAX_MISSES = 64
@@ -27,13 +27,14 @@ _MAX_MISSES = 64
 Numbered = list[tuple[int, bytes]]
 
 
-def parse_jsonl(stream: BinaryIO, report: ParseReport) -> Iterator[MetricPoint]:
-    """Yield the points of JSON-lines metrics read from `stream`, filling `report` as it goes."""
-    # Chunks of lines, each line's points: two levels of iterables, and no generator step per line.
+def parse_jsonl(stream: BinaryIO, report: ParseReport) -> Iterator[MetricPoint | MetricRow]:
+    """Yield the records of JSON-lines metrics read from `stream`, filling `report` as it goes:
+    points, and a row for each wide line the fast path reads."""
+    # Chunks of lines, each line's records: two levels of iterables, and no generator step per line.
     return chain.from_iterable(chain.from_iterable(_chunks(stream, report)))
 
 
-def _chunks(stream: BinaryIO, report: ParseReport) -> Iterator[Iterable[Iterable[MetricPoint]]]:
+def _chunks(stream: BinaryIO, report: ParseReport) -> Iterator[Iterable[Iterable[MetricPoint | MetricRow]]]:
     objects = ObjectReader(report)
     reader = text_lines(stream)
     template: Template | None = None

@@ -22,12 +22,12 @@ from typing import Any
 
 from stallscope.ingest.appmetrics.common import TIME_KEYS, Labels, drop
 from stallscope.ingest.appmetrics.jsonl_metrics.reader import MAX_CACHED, SERIES, TIME, ObjectReader
-from stallscope.ingest.appmetrics.row_points import row_maker
+from stallscope.ingest.appmetrics.row_points import row_record_maker
 from stallscope.ingest.appmetrics.timestamps import BadTime
-from stallscope.ingest.model import MetricPoint
+from stallscope.ingest.model import MetricPoint, MetricRow, RowSeries
 
-ReadLine = Callable[[bytes, int], Iterable[MetricPoint]]
-"""(an ASCII line, its number) -> its points."""
+ReadLine = Callable[[bytes, int], Iterable[MetricPoint | MetricRow]]
+"""(an ASCII line, its number) -> its points, or its row."""
 
 _SPACE = rb"[ \t\r]*"
 """JSON's white space (a line holds no newline); `\\s` would also take form feeds, which JSON refuses."""
@@ -135,7 +135,7 @@ class Template:
         self._fallback = fallback
         self.read: ReadLine = self.miss
 
-    def miss(self, raw: bytes, line: int) -> Iterable[MetricPoint]:
+    def miss(self, raw: bytes, line: int) -> Iterable[MetricPoint | MetricRow]:
         """A line the template does not vouch for, read the general way (a blank one has no points)."""
         if not raw.strip():
             return ()
@@ -212,7 +212,7 @@ def _long_reader(
     last_stamp, last_ns = b"", 0
     low, high, scale = times.low, times.high, times.scale  # `times.other` moves them, once
 
-    def read(raw: bytes, line: int) -> Iterable[MetricPoint]:
+    def read(raw: bytes, line: int) -> Iterable[MetricPoint | MetricRow]:
         nonlocal last_stamp, last_ns, low, high, scale
         found = match(raw)
         if found is None:
@@ -277,9 +277,11 @@ def _wide_reader(
     objects: ObjectReader,
 ) -> ReadLine:
     match, miss, report, labels_of = template.match, template.miss, objects.report, labels.of
-    make = row_maker(
-        [keys[i] for i in series], [objects.unit(keys[i]) for i in series], series, shared_labels=True
-    )
+    make = row_record_maker(series)
+    names = tuple(keys[i] for i in series)
+    units = tuple(objects.unit(name) for name in names)
+    layouts: dict[Labels, RowSeries] = {}
+    """The line's columns by its label set (every series of a line shares it)."""
     pick_text = _picker(text) if text else None
     text_keys = [keys[i] for i in text]
     with_text: dict[tuple[Labels, tuple[bytes, ...]], Labels] = {}
@@ -287,7 +289,7 @@ def _wide_reader(
     last_stamp, last_ns = b"", 0
     low, high, scale = times.low, times.high, times.scale  # `times.other` moves them, once
 
-    def read(raw: bytes, line: int) -> Iterable[MetricPoint]:
+    def read(raw: bytes, line: int) -> Iterable[MetricPoint | MetricRow]:
         nonlocal last_stamp, last_ns, low, high, scale
         found = match(raw)
         if found is None:
@@ -324,7 +326,13 @@ def _wide_reader(
             values = tuple(
                 b"0" if at in series and value == b"-0" else value for at, value in enumerate(values)
             )
-        return make(line, last_ns, values, label_set)
+        layout = layouts.get(label_set)
+        if layout is None:
+            layout = RowSeries(names, (label_set,) * len(names), units)
+            if len(layouts) >= MAX_CACHED:
+                layouts.clear()
+            layouts[label_set] = layout
+        return (make(line, last_ns, values, layout),)
 
     return read
 
