@@ -208,8 +208,11 @@ def build_parser() -> argparse.ArgumentParser:
         "collapse",
         cmd_collapse,
         "print folded stacks of a perf script file (no server needed)",
-        "Print folded stacks in stackcollapse-perf.pl's format, using the server's parser.\n\n"
-        "example:\n  stallscope collapse cpu.txt.gz | flamegraph.pl > cpu.svg",
+        "Print folded stacks in stackcollapse-perf.pl's format, using the server's parser.\n"
+        "A scheduler capture (sched_switch events) gives off-CPU stacks weighted by blocked time\n"
+        "in microseconds, as Brendan Gregg's off-CPU flame graphs are.\n\n"
+        "examples:\n  stallscope collapse cpu.txt.gz | flamegraph.pl > cpu.svg\n"
+        "  stallscope collapse sched.txt.gz --state D | flamegraph.pl --countname=us > offcpu-D.svg",
     )
     p.add_argument("file", type=Path, metavar="FILE")
     p.add_argument("--pid", action="store_true", help="include PID with process names")
@@ -223,6 +226,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="NAME",
         help="event to keep (default: the first event in the file, as stackcollapse-perf.pl)",
     )
+    p.add_argument(
+        "--offcpu",
+        action="store_true",
+        help="off-CPU time by blocking stack, in µs (the default for scheduler captures)",
+    )
+    p.add_argument("--state", metavar="S", help="off-CPU only: keep one scheduler state, e.g. D or S")
 
     p = add("inspect", cmd_inspect, "describe a capture file: format, counts, time span, warnings")
     p.add_argument("file", type=Path, metavar="FILE")

@@ -4,15 +4,30 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
-from stallscope.export.folded import FoldOptions, collapse_file
+from stallscope.export.folded import FoldOptions, collapse_file, write_folded
 from stallscope.ingest.model import ParseError
 
 MAX_WARNINGS_SHOWN = 10
 
 
 def run_collapse(args: argparse.Namespace) -> int:
-    options = FoldOptions(
+    options = fold_options(args)
+    if args.state and not args.offcpu:
+        args.offcpu = True  # a scheduler state only means something for off-CPU time
+    try:
+        offcpu = args.offcpu or _is_scheduler_capture(args.file)
+    except OSError as exc:
+        print(f"stallscope: {args.file}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    if offcpu:
+        return _collapse_off_cpu(args, options)
+    return _collapse_cpu(args, options)
+
+
+def fold_options(args: argparse.Namespace) -> FoldOptions:
+    return FoldOptions(
         pid=args.pid,
         tid=args.tid,
         kernel=args.kernel,
@@ -21,6 +36,50 @@ def run_collapse(args: argparse.Namespace) -> int:
         addrs=args.addrs,
         event=args.event,
     )
+
+
+def _is_scheduler_capture(path: Path) -> bool:
+    from stallscope.commands.local_file import open_local_capture
+
+    try:
+        with open_local_capture(path) as capture:
+            return capture.format == "perf-sched"
+    except ParseError:
+        return False  # the CPU path says what is wrong with the file
+
+
+def _collapse_off_cpu(args: argparse.Namespace, options: FoldOptions) -> int:
+    from stallscope.commands.local_file import open_local_capture
+    from stallscope.export.offcpu_folded import fold_off_cpu
+
+    try:
+        with open_local_capture(args.file) as capture:
+            fold = fold_off_cpu(capture.records(), options, args.state)
+            report = capture.report
+    except ParseError as exc:
+        print(f"stallscope: {args.file}: {exc}", file=sys.stderr)
+        return 1
+    write_folded(fold.counts, sys.stdout.buffer)
+    sys.stdout.flush()
+    print(
+        f"stallscope: {args.file}: off-CPU time in microseconds from {fold.intervals:,} intervals"
+        + (f" in state {args.state}" if args.state else "")
+        + (
+            f"; {fold.unclosed:,} unclosed intervals have no duration and are left out"
+            if fold.unclosed
+            else ""
+        ),
+        file=sys.stderr,
+    )
+    for warning in report.warnings[:MAX_WARNINGS_SHOWN]:
+        print(f"stallscope: {args.file}: line {warning.line}: {warning.message}", file=sys.stderr)
+    if not fold.counts:
+        print(f"stallscope: {args.file}: no off-CPU intervals found", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _collapse_cpu(args: argparse.Namespace, options: FoldOptions) -> int:
     try:
         report = collapse_file(args.file, options, sys.stdout.buffer)
     except ParseError as exc:
