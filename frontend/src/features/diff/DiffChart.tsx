@@ -5,13 +5,14 @@
  * this side, and the tooltip. D3 touches the DOM here only.
  */
 import { select } from 'd3';
-import flamegraph, { type FlameFrame, type FlameGraph, type FlameTooltip } from 'd3-flame-graph';
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import type { FlameFrame, FlameGraph, FlameTooltip } from 'd3-flame-graph';
+import { useEffect, useLayoutEffect, useRef } from 'react';
 import { literalMatcher } from '../../shared/regex';
 import { afterNextPaint, measure } from '../../shared/timing';
-import { frameHierarchy, FrameIds, framePath, minFrameWidth, sourceNode, zoomView, type ChartNode } from '../flame/frames';
+import { frameHierarchy, FrameIds, minFrameWidth, sourceNode, zoomView, type ChartNode } from '../flame/frames';
 import { HIGHLIGHT_COLOR } from '../flame/palette';
 import { renderTooltip } from '../flame/tooltip';
+import { newFlameGraph, PLACEHOLDER, showRoot, useChartWidth, zoomOnClick } from '../flame/chartKit';
 import { settleFrameWidths } from '../flame/settleFrames';
 import { pathKey } from '../flame/tree';
 import type { DiffNode } from './api';
@@ -33,10 +34,8 @@ export interface DiffChartProps {
   label: string;
 }
 
-const CELL_HEIGHT = 20;
 /** Frames in the DOM at most, as in the flame view. */
 const FRAME_BUDGET = 2500;
-const PLACEHOLDER: ChartNode = { name: '', value: 0, samples: 0, kind: 'root', children: [] };
 
 interface Handle {
   chart: FlameGraph<ChartNode>;
@@ -110,45 +109,22 @@ function createTooltip(totals: () => DiffTotals): FlameTooltip<ChartNode> {
   });
 }
 
-function showRoot(wrap: HTMLDivElement | null): void {
-  if (wrap) wrap.scrollTop = wrap.scrollHeight;
-}
-
 export function DiffChart({ tree, side, largest, totals, search, zoom, onZoom, onSettled, label }: DiffChartProps) {
   const wrapRef = useRef<HTMLDivElement>(null);
   const chartRef = useRef<HTMLDivElement>(null);
   const handleRef = useRef<Handle | null>(null);
   const latest = useRef({ onZoom, onSettled, totals });
-  const [width, setWidth] = useState(0);
+  const width = useChartWidth(wrapRef);
 
   useLayoutEffect(() => {
     latest.current = { onZoom, onSettled, totals };
   });
 
-  useLayoutEffect(() => {
-    const wrap = wrapRef.current;
-    if (!wrap) return;
-    setWidth(Math.floor(wrap.clientWidth));
-    const ro = new ResizeObserver((entries) => {
-      const w = Math.floor(entries[0]?.contentRect.width ?? 0);
-      setWidth((prev) => (Math.abs(prev - w) >= 2 ? w : prev));
-    });
-    ro.observe(wrap);
-    return () => ro.disconnect();
-  }, []);
-
   useEffect(() => {
     const el = chartRef.current;
     if (!el) return;
     const tooltip = createTooltip(() => latest.current.totals);
-    const chart = flamegraph<ChartNode>()
-      .cellHeight(CELL_HEIGHT)
-      .minFrameSize(1)
-      .transitionDuration(0)
-      .resetHeightOnZoom(true)
-      .sort(false)
-      .tooltip(tooltip)
-      .setDetailsHandler(() => undefined);
+    const chart = newFlameGraph(tooltip);
     const handle: Handle = {
       chart,
       tooltip,
@@ -165,18 +141,10 @@ export function DiffChart({ tree, side, largest, totals, search, zoom, onZoom, o
       largest: 0,
     };
     chart.setColorMapper((d) => fill(handle, d));
-    // Zooms go through the URL; d3-flame-graph's own zoom never runs (as in the flame view).
-    const onClick = (event: MouseEvent) => {
-      const frame = event.target instanceof Element ? event.target.closest('g.frame') : null;
-      if (!frame || !el.contains(frame)) return;
-      event.stopPropagation();
-      tooltip.hide();
-      latest.current.onZoom(framePath(select<Element, FlameFrame<ChartNode>>(frame).datum()));
-    };
-    el.addEventListener('click', onClick, true);
+    const stopZooms = zoomOnClick(el, tooltip, (path) => latest.current.onZoom(path));
     handleRef.current = handle;
     return () => {
-      el.removeEventListener('click', onClick, true);
+      stopZooms();
       chart.destroy();
       select(el).datum(null);
       handleRef.current = null;

@@ -6,14 +6,15 @@
  * search only recolours. d3-flame-graph's own zoom and search are not used (see frames.ts).
  */
 import { select } from 'd3';
-import flamegraph, { type FlameFrame, type FlameGraph, type FlameTooltip } from 'd3-flame-graph';
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import type { FlameFrame, FlameGraph, FlameTooltip } from 'd3-flame-graph';
+import { useEffect, useLayoutEffect, useRef } from 'react';
 import type { FlameNode } from '../../api/types';
 import { literalMatcher } from '../../shared/regex';
 import { afterNextPaint, measure } from '../../shared/timing';
-import { frameHierarchy, FrameIds, framePath, minFrameWidth, zoomView, type ChartNode } from './frames';
+import { frameHierarchy, FrameIds, minFrameWidth, zoomView, type ChartNode } from './frames';
 import { frameColor } from './palette';
 import { createFlameTooltip } from './tooltip';
+import { newFlameGraph, PLACEHOLDER, showRoot, useChartWidth, zoomOnClick } from './chartKit';
 import { settleFrameWidths } from './settleFrames';
 import { pathKey } from './tree';
 
@@ -29,7 +30,6 @@ export interface FlameChartProps {
   onSettled?: (at: number) => void;
 }
 
-const CELL_HEIGHT = 20;
 
 /** How long a new layout waits for loading detail before drawing without it (see the draw effect). */
 const WAIT_FOR_DETAIL_MS = 150;
@@ -40,7 +40,6 @@ const MAX_FRAME_IDS = 1_000_000;
 const FRAME_BUDGET = 2500;
 
 /** d3-flame-graph must be started with `chart(selection)`, which lays out its datum; this one is empty. */
-const PLACEHOLDER: ChartNode = { name: '', value: 0, samples: 0, kind: 'root', children: [] };
 
 interface ChartHandle {
   chart: FlameGraph<ChartNode>;
@@ -110,48 +109,23 @@ function sync(h: ChartHandle, tree: FlameNode, zoomKey: string, width: number, s
   return relayout ? 'layout' : 'size';
 }
 
-/** Flame graphs grow upward: keep the root and the widest frames in view, depth above it. */
-function showRoot(wrap: HTMLDivElement | null): void {
-  if (wrap) wrap.scrollTop = wrap.scrollHeight;
-}
-
 export function FlameChart({ tree, unit, search, zoom, loading, onZoom, onSettled }: FlameChartProps) {
   const wrapRef = useRef<HTMLDivElement>(null);
   const chartRef = useRef<HTMLDivElement>(null);
   const handleRef = useRef<ChartHandle | null>(null);
   const latest = useRef({ onZoom, onSettled, unit });
-  const [width, setWidth] = useState(0);
+  const width = useChartWidth(wrapRef);
 
   useLayoutEffect(() => {
     latest.current = { onZoom, onSettled, unit };
   });
-
-  // Track the available width; the chart is redrawn, not scaled, so labels stay crisp.
-  useLayoutEffect(() => {
-    const wrap = wrapRef.current;
-    if (!wrap) return;
-    setWidth(Math.floor(wrap.clientWidth));
-    const ro = new ResizeObserver((entries) => {
-      const w = Math.floor(entries[0]?.contentRect.width ?? 0);
-      setWidth((prev) => (Math.abs(prev - w) >= 2 ? w : prev));
-    });
-    ro.observe(wrap);
-    return () => ro.disconnect();
-  }, []);
 
   // Create and destroy the chart with the component.
   useEffect(() => {
     const el = chartRef.current;
     if (!el) return;
     const tooltip = createFlameTooltip(() => latest.current.unit);
-    const chart = flamegraph<ChartNode>()
-      .cellHeight(CELL_HEIGHT)
-      .minFrameSize(1)
-      .transitionDuration(0)
-      .resetHeightOnZoom(true)
-      .sort(false)
-      .tooltip(tooltip)
-      .setDetailsHandler(() => undefined);
+    const chart = newFlameGraph(tooltip);
     const handle: ChartHandle = {
       chart,
       tooltip,
@@ -167,19 +141,10 @@ export function FlameChart({ tree, unit, search, zoom, loading, onZoom, onSettle
     };
     // Colours are computed for drawn frames only (a few thousand), so a search walks no tree here.
     chart.setColorMapper((d) => frameFill(handle, d));
-    // A click zooms through the URL (Back zooms out, links carry it). Caught before it reaches the
-    // frame, so d3-flame-graph's own zoom, which flags and redraws the whole tree, never runs.
-    const onClick = (event: MouseEvent) => {
-      const frame = event.target instanceof Element ? event.target.closest('g.frame') : null;
-      if (!frame || !el.contains(frame)) return;
-      event.stopPropagation();
-      tooltip.hide();
-      latest.current.onZoom(framePath(select<Element, FlameFrame<ChartNode>>(frame).datum()));
-    };
-    el.addEventListener('click', onClick, true);
+    const stopZooms = zoomOnClick(el, tooltip, (path) => latest.current.onZoom(path));
     handleRef.current = handle;
     return () => {
-      el.removeEventListener('click', onClick, true);
+      stopZooms();
       chart.destroy();
       select(el).datum(null);
       handleRef.current = null;
