@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Literal
@@ -21,6 +22,7 @@ from stallscope.timeline.catalog import (
     EventsRef,
     MetricRef,
     OffCpuRef,
+    Ref,
     build_catalog,
     state_order,
 )
@@ -53,6 +55,8 @@ from stallscope.timeline.schemas import (
 )
 from stallscope.timeline.sql import bucket_function_session
 
+TRACK_WORKERS = 2
+"""Sessions answering a request's tracks at once (the machines this runs on have a few cores)."""
 MARK_LIMIT = 2000
 """Up to this many events in view are sent one by one; more are sent as per-bucket count and max."""
 DEFAULT_TOP = 8
@@ -198,13 +202,20 @@ def timeline(session: Session, q: TimelineQuery) -> TimelineOut:
     missing = [tid for tid in q.track_ids if tid not in refs]
     wanted = [refs[tid] for tid in q.track_ids if tid in refs]
     data: dict[str, TrackData] = {}
-    for ref in wanted:
-        if isinstance(ref, CpuRef):
-            data[ref.id] = _cpu(session, fn, manifest, ref, grid, q)
-        elif isinstance(ref, OffCpuRef):
-            data[ref.id] = _off_cpu(session, manifest, ref, grid, q.filters)
-        elif isinstance(ref, EventsRef):
-            data[ref.id] = _events(session, fn, manifest, ref, grid, q.filters)
+    one_by_one = [ref for ref in wanted if not isinstance(ref, MetricRef)]
+    bind = session.get_bind()
+
+    def track(ref: Ref) -> tuple[str, TrackData]:
+        with Session(bind=bind) as own:
+            repository.use_query_memory(own)
+            return ref.id, _track(own, fn, manifest, ref, grid, q)
+
+    # PostgreSQL answers each query on one core: two sessions keep both cores busy on many tracks.
+    if len(one_by_one) > 1:
+        with ThreadPoolExecutor(TRACK_WORKERS) as pool:
+            data.update(pool.map(track, one_by_one))
+    else:
+        data.update(track(ref) for ref in one_by_one)
     metric_refs = [ref for ref in wanted if isinstance(ref, MetricRef)]
     if metric_refs:
         data.update(_metrics(session, fn, manifest, metric_refs, grid))
@@ -216,6 +227,18 @@ def timeline(session: Session, q: TimelineQuery) -> TimelineOut:
         missing=missing,
         query_ms=round((time.perf_counter() - began) * 1000, 1),
     )
+
+
+def _track(
+    session: Session, fn: str, manifest: Manifest, ref: Ref, grid: Grid, q: TimelineQuery
+) -> TrackData:
+    if isinstance(ref, CpuRef):
+        return _cpu(session, fn, manifest, ref, grid, q)
+    if isinstance(ref, OffCpuRef):
+        return _off_cpu(session, manifest, ref, grid, q.filters)
+    if isinstance(ref, EventsRef):
+        return _events(session, fn, manifest, ref, grid, q.filters)
+    raise TypeError(f"metric tracks are read together, not one by one: {ref.id}")
 
 
 def _range(session: Session, q: TimelineQuery, catalog: Catalog) -> tuple[datetime, datetime]:
