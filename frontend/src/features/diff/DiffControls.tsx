@@ -1,7 +1,5 @@
-import { useRef, useState } from 'react';
-import { copyText } from '../../shared/clipboard';
-import { useSlashFocus } from '../../shared/hooks/useHotkeys';
-import { useUrlText } from '../../shared/hooks/useUrlText';
+import { CopyLinkButton } from '../../shared/components/CopyLinkButton';
+import { FrameSearch } from '../../shared/components/FrameSearch';
 import type { DiffResponse } from './api';
 import { DIFF_MODES, type DiffMode, type DiffViewState } from './urlState';
 
@@ -26,19 +24,9 @@ interface Props {
 
 /** What is compared (CPU or off-CPU, event or state, normalisation) and how it is shown. */
 export function DiffControls({ view, data, onChange, onSwap }: Props) {
-  const searchRef = useRef<HTMLInputElement>(null);
-  const text = useUrlText(view.search, (search) => onChange({ search }));
-  const [copied, setCopied] = useState<'idle' | 'ok' | 'failed'>('idle');
-  useSlashFocus(searchRef);
   const offcpu = view.source === 'off-cpu';
   const choices = data?.events ?? [];
   const current = offcpu ? view.state : (view.event ?? data?.event ?? null);
-
-  const copy = async () => {
-    const ok = await copyText(window.location.href);
-    setCopied(ok ? 'ok' : 'failed');
-    window.setTimeout(() => setCopied('idle'), 2000);
-  };
 
   return (
     <div className="filters diff-controls">
@@ -95,33 +83,12 @@ export function DiffControls({ view, data, onChange, onSwap }: Props) {
           ))}
         </div>
       </div>
-      <label className="search diff-controls__search">
-        <span className="visually-hidden">Search frames</span>
-        <input
-          ref={searchRef}
-          type="search"
-          placeholder="Search frames (literal, case-insensitive)"
-          value={text.draft}
-          spellCheck={false}
-          data-testid="diff-search"
-          onChange={(e) => text.setDraft(e.target.value)}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter') text.setNow(text.draft);
-            if (e.key === 'Escape') {
-              text.setNow('');
-              e.currentTarget.blur();
-            }
-          }}
-        />
-        <kbd className="search__key">/</kbd>
-      </label>
+      <FrameSearch value={view.search} onCommit={(search) => onChange({ search })} testId="diff-search" className="diff-controls__search" />
       <div className="spacer" />
       <button type="button" className="btn" onClick={onSwap} disabled={view.a === null} data-testid="swap">
         Swap A and B
       </button>
-      <button type="button" className="btn" onClick={() => void copy()}>
-        {copied === 'ok' ? 'Copied ✓' : copied === 'failed' ? 'Copy failed — use the address bar' : 'Copy link'}
-      </button>
+      <CopyLinkButton />
     </div>
   );
 }

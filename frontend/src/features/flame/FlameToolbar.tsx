@@ -1,7 +1,6 @@
-import { useRef, useState } from 'react';
-import { copyText } from '../../shared/clipboard';
-import { useSlashFocus } from '../../shared/hooks/useHotkeys';
-import { useUrlText } from '../../shared/hooks/useUrlText';
+import { useState } from 'react';
+import { CopyLinkButton } from '../../shared/components/CopyLinkButton';
+import { FrameSearch } from '../../shared/components/FrameSearch';
 import { formatPercent, formatValue } from '../../shared/units';
 
 interface Props {
@@ -17,39 +16,11 @@ interface Props {
 }
 
 export function FlameToolbar({ search, onSearch, matched, unit, zoomed, onReset, foldedHref, foldedName }: Props) {
-  const searchRef = useRef<HTMLInputElement>(null);
-  const [copied, setCopied] = useState<'idle' | 'ok' | 'failed'>('idle');
-  const text = useUrlText(search, onSearch);
-  useSlashFocus(searchRef);
-
-  const copy = async () => {
-    const ok = await copyText(window.location.href);
-    setCopied(ok ? 'ok' : 'failed');
-    window.setTimeout(() => setCopied('idle'), 2000);
-  };
-
+  // Reset also drops text typed but not yet committed: a new search field starts empty.
+  const [searchField, setSearchField] = useState(0);
   return (
     <div className="toolbar flame-toolbar">
-      <label className="search">
-        <span className="visually-hidden">Search frames</span>
-        <input
-          ref={searchRef}
-          type="search"
-          placeholder="Search frames (literal, case-insensitive)"
-          value={text.draft}
-          spellCheck={false}
-          data-testid="flame-search"
-          onChange={(e) => text.setDraft(e.target.value)}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter') text.setNow(text.draft);
-            if (e.key === 'Escape') {
-              text.setNow('');
-              e.currentTarget.blur();
-            }
-          }}
-        />
-        <kbd className="search__key">/</kbd>
-      </label>
+      <FrameSearch key={searchField} value={search} onCommit={onSearch} testId="flame-search" />
       <span className="matched" data-testid="flame-matched" aria-live="polite">
         {matched
           ? matched.value > 0
@@ -62,17 +33,15 @@ export function FlameToolbar({ search, onSearch, matched, unit, zoomed, onReset,
         type="button"
         className="btn"
         onClick={() => {
-          text.setDraft('');
+          setSearchField((n) => n + 1);
           onReset();
         }}
-        disabled={!zoomed && !search && !text.draft}
+        disabled={!zoomed && !search}
         title="Reset zoom and search (Esc)"
       >
         Reset <kbd>Esc</kbd>
       </button>
-      <button type="button" className="btn" onClick={() => void copy()} data-testid="copy-link">
-        {copied === 'ok' ? 'Copied ✓' : copied === 'failed' ? 'Copy failed — use the address bar' : 'Copy link'}
-      </button>
+      <CopyLinkButton testId="copy-link" />
       <a className="btn" href={foldedHref} download={foldedName}>
         Download folded
       </a>
