@@ -6,9 +6,11 @@ to, so tests written against points compare those.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Iterable
 
-from stallscope.ingest.model import MetricPoint, MetricRow, Record
+from stallscope.ingest.model import MetricPoint, MetricRow, ParseReport, Record
+from stallscope.ingest.registry import Importer
 
 
 def as_points(records: Iterable[Record]) -> list[MetricPoint]:
@@ -23,3 +25,14 @@ def as_points(records: Iterable[Record]) -> list[MetricPoint]:
             assert isinstance(record, MetricPoint), record
             points.append(record)
     return points
+
+
+def parse_points(importer: Importer, text: str) -> tuple[list[MetricPoint], ParseReport]:
+    """`text` through `importer`, as points, with the report it filled."""
+    report = ParseReport()
+    return as_points(importer.parse(io.BytesIO(text.encode()), report)), report
+
+
+def messages(report: ParseReport) -> list[tuple[int, str]]:
+    """A report's warnings as (line, message), for exact comparisons."""
+    return [(w.line, w.message) for w in report.warnings]

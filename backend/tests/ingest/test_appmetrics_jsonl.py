@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import json
 
 import pytest
@@ -11,20 +10,13 @@ from stallscope.ingest.appmetrics import common
 from stallscope.ingest.appmetrics.jsonl_metrics import IMPORTER
 from stallscope.ingest.appmetrics.timestamps import NAIVE_ISO
 from stallscope.ingest.model import CaptureClock, MetricPoint, ParseError, ParseReport
-from tests.ingest.records import as_points
+from tests.ingest.records import messages, parse_points
 
 S = 1_000_000_000
 
 
 def parse(text: str) -> tuple[list[MetricPoint], ParseReport]:
-    report = ParseReport()
-    points = as_points(IMPORTER.parse(io.BytesIO(text.encode()), report))
-    assert all(isinstance(p, MetricPoint) for p in points)
-    return points, report
-
-
-def messages(report: ParseReport) -> list[tuple[int, str]]:
-    return [(w.line, w.message) for w in report.warnings]
+    return parse_points(IMPORTER, text)
 
 
 def test_importer() -> None:
