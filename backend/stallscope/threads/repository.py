@@ -52,6 +52,15 @@ def sched_captures(session: Session, capture_ids: list[int]) -> list[int]:
     return [int(r[0]) for r in rows]
 
 
+def has_thread_ticks(session: Session, capture_ids: list[int]) -> bool:
+    """Whether any capture has the /proc sampler's per-thread states (a lookup, not a count)."""
+    row = session.execute(
+        text("SELECT 1 FROM metric_series WHERE capture_id = ANY(:ids) AND name = 'thread.state' LIMIT 1"),
+        {"ids": capture_ids},
+    ).first()
+    return row is not None
+
+
 def host_names(session: Session, capture_ids: list[int]) -> dict[int, str | None]:
     rows = session.execute(
         text(

@@ -131,9 +131,7 @@ def source_of(session: Session, capture_ids: list[int]) -> tuple[StateSource, li
     sched = repository.sched_captures(session, capture_ids)
     if sched:
         return "sched", sched
-    if repository.sampler_headers(session, capture_ids) or repository.tick_counts(
-        session, ThreadFilter(capture_ids)
-    ):
+    if repository.has_thread_ticks(session, capture_ids):
         return "proc-sampler", capture_ids
     return "none", []
 
