@@ -259,15 +259,15 @@ def _cpu(session: Session, fn: str, manifest: Manifest, ref: CpuRef, grid: Grid,
     raw_only = q.filters.tid is not None or q.split == "thread"
     groups = plan(manifest, ref.capture_ids, "cpu", grid.width_us, raw_only)
     rows = repository.cpu_buckets(session, fn, groups, ref.event, grid, q.filters, q.top, q.split == "thread")
-    counts: dict[tuple[str | None, int | None], list[int]] = {}
-    for b, comm, who, n in rows:
-        i = grid.index(b)
-        if 0 <= i < grid.count:
-            counts.setdefault((comm, who), [0] * grid.count)[i] += n
-    out = [
-        CpuGroup(comm=comm or "other", pid=who, other=comm is None, total=sum(c), counts=c)
-        for (comm, who), c in counts.items()
-    ]
+    out = []
+    for comm, who, indexes, samples in rows:
+        counts = [0] * grid.count
+        for i, n in zip(indexes, samples, strict=True):
+            if 0 <= i < grid.count:
+                counts[i] += n
+        out.append(
+            CpuGroup(comm=comm or "other", pid=who, other=comm is None, total=sum(counts), counts=counts)
+        )
     out.sort(key=lambda g: (g.other, -g.total, g.comm, g.pid if g.pid is not None else -1))
     return CpuData(id=ref.id, source=describe(groups), split=q.split, groups=out)
 
@@ -326,8 +326,7 @@ def _events(
         )
     count = [0] * grid.count
     longest: list[int | None] = [None] * grid.count
-    for b, n, mx in rows:
-        i = grid.index(b)
+    for i, n, mx in rows:
         if 0 <= i < grid.count:
             count[i] += n
             current = longest[i]
@@ -351,8 +350,8 @@ def _metrics(
     capture_ids = sorted({cid for ref in refs for cid in ref.series.values()})
     groups = plan(manifest, capture_ids, "metric", grid.width_us, False)
     by_series: dict[int, list[tuple[int, int, float, float, float]]] = defaultdict(list)
-    for sid, b, n, s, lo, hi in repository.metric_buckets(session, fn, groups, series_ids, grid):
-        by_series[sid].append((b, n, s, lo, hi))
+    for sid, i, n, s, lo, hi in repository.metric_buckets(session, fn, groups, series_ids, grid):
+        by_series[sid].append((i, n, s, lo, hi))
     sparse = [ref for ref in refs if sum(r[1] for sid in ref.series for r in by_series[sid]) <= grid.count]
     points: dict[int, list[tuple[int, float]]] = defaultdict(list)
     if sparse:
@@ -380,8 +379,7 @@ def _metrics(
         mins: list[float | None] = [None] * grid.count
         maxs: list[float | None] = [None] * grid.count
         for sid in ref.series:
-            for b, n, s, lo, hi in by_series[sid]:
-                i = grid.index(b)
+            for i, n, s, lo, hi in by_series[sid]:
                 if not 0 <= i < grid.count:
                     continue
                 count[i] += n
