@@ -182,14 +182,18 @@ def _level_name(level_us: int) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Columns:
-    """What one track's query selects from each kind of source, besides the bucket `b`."""
+    """What one track's query selects from each kind of source, besides the bucket `b`.
+
+    Rollup rows are passed through as they are, re-bucketed when their level is finer than the
+    grid: every caller's outer query sums by bucket anyway, so summing inside each part first would
+    sort and group the same rows twice. Raw rows are counted per bucket inside their part.
+    """
 
     rollup: str
-    """Aggregates over rollup rows (re-bucketed from a finer level)."""
-    rollup_exact: str
-    """The same from rows of a level exactly as wide as the bucket: one row per group already."""
+    """Columns of a rollup row."""
     rollup_where: str
     raw: str
+    """Aggregates over raw rows, per bucket and `group_by`."""
     raw_from_where: str
     group_by: str
 
@@ -211,12 +215,9 @@ def _union(
                 f"SELECT {bucket(fn, 'ts')} AS b, {cols.raw} {cols.raw_from_where} "
                 f"AND capture_id = ANY(%(ids_{i})s) GROUP BY {cols.group_by}"
             )
-        elif level == grid.width_us:
-            parts.append(f"SELECT ts AS b, {cols.rollup_exact} {rollup_from}")
         else:
-            parts.append(
-                f"SELECT {bucket(fn, 'ts')} AS b, {cols.rollup} {rollup_from} GROUP BY {cols.group_by}"
-            )
+            b = "ts" if level == grid.width_us else bucket(fn, "ts")
+            parts.append(f"SELECT {b} AS b, {cols.rollup} {rollup_from}")
     return " UNION ALL ".join(parts)
 
 
@@ -230,44 +231,31 @@ def cpu_buckets(
     event: str,
     grid: Grid,
     filters: Filters,
-    top: int,
     split_threads: bool,
-) -> list[tuple[str | None, int | None, list[int], list[int]]]:
-    """(comm, pid or tid, bucket indexes, samples) for the top `top` processes; comm None = the rest.
+) -> list[tuple[str, int | None, list[int], list[int]]]:
+    """(comm, pid or tid, bucket indexes, samples): every process in the range, one row each; an
+    index may appear more than once, its samples to be added up.
 
-    One row per process with its buckets as two arrays: a track of nine processes over 1,500
-    buckets is nine rows to read, not thirteen thousand.
+    Each process's buckets come back as two arrays, and ranking the processes is left to the caller:
+    a CPU track is a few dozen rows to read, and the database sorts and groups its rows once.
     """
-    params = {**_grid_params(grid), "event": event, "top": top}
+    params = {**_grid_params(grid), "event": event}
     who = "tid" if split_threads else "pid"
     rollup_filters = filters.rollup_sql(params) if any(level is not None for level in groups) else ""
     cols = Columns(
-        rollup="name AS comm, pid AS who, sum(n) AS n",
-        rollup_exact="name AS comm, pid AS who, n",
+        rollup="name AS comm, pid AS who, n",
         rollup_where="AND source = 'cpu' AND key = %(event)s" + rollup_filters,
         raw=f"comm, {who} AS who, count(*) AS n",
         raw_from_where="FROM samples WHERE event = %(event)s AND ts >= %(lo)s AND ts < %(hi)s"
         + filters.sql(params),
         group_by="1, 2, 3",
     )
-    parts = _union(fn, groups, grid, params, cols)
-    # One part is already one row per (bucket, process); several (levels, raw) are summed first.
-    agg = parts
-    if len(groups) > 1:
-        agg = f"SELECT b, comm, who, sum(n) AS n FROM ({parts}) AS p GROUP BY 1, 2, 3"
-    sql = f"""
-        WITH agg AS ({agg}),
-        top AS (
-            SELECT comm, who, sum(n) AS total FROM agg GROUP BY 1, 2
-            ORDER BY total DESC, comm, who LIMIT %(top)s
-        ),
-        cells AS (
-            SELECT a.b, t.comm, t.who, sum(a.n)::bigint AS n
-            FROM agg a LEFT JOIN top t ON t.comm = a.comm AND coalesce(t.who, -1) = coalesce(a.who, -1)
-            GROUP BY 1, 2, 3
-        )
-        SELECT comm, who, array_agg({grid_index("b")}), array_agg(n) FROM cells GROUP BY 1, 2
-    """
+    # A bucket index may repeat within a process's array (finer rollup rows, several captures or
+    # levels): the caller sums them.
+    sql = (
+        f"SELECT comm, who, array_agg({grid_index('b')}), array_agg(n::bigint) "
+        f"FROM ({_union(fn, groups, grid, params, cols)}) AS cells GROUP BY comm, who"
+    )
     return [(comm, who, list(index), list(n)) for comm, who, index, n in run(session, sql, params)]
 
 
@@ -295,8 +283,7 @@ def event_buckets(
     params = _grid_params(grid)
     where = _event_where(kind, name, params)
     cols = Columns(
-        rollup="sum(n) AS n, max(max_value) AS longest",
-        rollup_exact="n, max_value AS longest",
+        rollup="n, max_value AS longest",
         rollup_where="AND source = 'event' AND key = %(kind)s"
         + (" AND name = %(name)s" if name is not None else ""),
         raw="count(*) AS n, max(duration_ns)::double precision AS longest",
@@ -366,6 +353,7 @@ def off_cpu_edges(session: Session, capture_ids: list[int], grid: Grid) -> dict[
               AND r.res_us = 0
             ORDER BY r.ts DESC LIMIT 1
         ) AS l
+        ORDER BY s.capture_id, s.key
         """,
         params,
     )
@@ -451,9 +439,7 @@ def metric_buckets(
     """(series id, bucket index, points, sum, min, max) for buckets holding any point."""
     params = {**_grid_params(grid), "sids": series_ids, "keys": [str(s) for s in series_ids]}
     cols = Columns(
-        rollup="key::integer AS sid, sum(n) AS n, sum(total) AS s, min(min_value) AS lo, "
-        "max(max_value) AS hi",
-        rollup_exact="key::integer AS sid, n, total AS s, min_value AS lo, max_value AS hi",
+        rollup="key::integer AS sid, n, total AS s, min_value AS lo, max_value AS hi",
         rollup_where="AND source = 'metric' AND key = ANY(%(keys)s)",
         raw="series_id AS sid, count(*) AS n, sum(value) AS s, min(value) AS lo, max(value) AS hi",
         raw_from_where="FROM metrics WHERE series_id = ANY(%(sids)s) AND ts >= %(lo)s AND ts < %(hi)s",

@@ -258,18 +258,30 @@ def _range(session: Session, q: TimelineQuery, catalog: Catalog) -> tuple[dateti
 def _cpu(session: Session, fn: str, manifest: Manifest, ref: CpuRef, grid: Grid, q: TimelineQuery) -> CpuData:
     raw_only = q.filters.tid is not None or q.split == "thread"
     groups = plan(manifest, ref.capture_ids, "cpu", grid.width_us, raw_only)
-    rows = repository.cpu_buckets(session, fn, groups, ref.event, grid, q.filters, q.top, q.split == "thread")
-    out = []
-    for comm, who, indexes, samples in rows:
-        counts = [0] * grid.count
-        for i, n in zip(indexes, samples, strict=True):
-            if 0 <= i < grid.count:
-                counts[i] += n
-        out.append(
-            CpuGroup(comm=comm or "other", pid=who, other=comm is None, total=sum(counts), counts=counts)
-        )
+    rows = repository.cpu_buckets(session, fn, groups, ref.event, grid, q.filters, q.split == "thread")
+    out = _top_and_rest(rows, q.top, grid.count)
     out.sort(key=lambda g: (g.other, -g.total, g.comm, g.pid if g.pid is not None else -1))
     return CpuData(id=ref.id, source=describe(groups), split=q.split, groups=out)
+
+
+def _top_and_rest(
+    rows: list[tuple[str, int | None, list[int], list[int]]], top: int, count: int
+) -> list[CpuGroup]:
+    """The `top` processes with the most samples in the range, each on its own, and one `other` group
+    summing the rest (ties broken by name, then id, so a zoom never reshuffles equal processes)."""
+    ranked = sorted(rows, key=lambda r: (-sum(r[3]), r[0], r[1] if r[1] is not None else -1))
+    out: list[CpuGroup] = []
+    rest = [0] * count
+    for rank, (comm, who, indexes, samples) in enumerate(ranked):
+        counts = [0] * count if rank < top else rest
+        for i, n in zip(indexes, samples, strict=True):
+            if 0 <= i < count:
+                counts[i] += n
+        if rank < top:
+            out.append(CpuGroup(comm=comm, pid=who, other=False, total=sum(counts), counts=counts))
+    if len(ranked) > top:
+        out.append(CpuGroup(comm="other", pid=None, other=True, total=sum(rest), counts=rest))
+    return out
 
 
 def _off_cpu(
