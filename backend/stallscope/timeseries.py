@@ -18,6 +18,8 @@ from sqlalchemy.orm import Session
 
 log = logging.getLogger(__name__)
 
+Conn = psycopg.Connection[tuple[Any, ...]]
+
 ROLLUP_VIEW = "sample_rollup_1s"
 ROLLUP_BUCKET = timedelta(seconds=1)
 REFRESH_RETRY_S = 120.0
@@ -34,12 +36,12 @@ def has_timescaledb_session(session: Session) -> bool:
     return _cache[url]
 
 
-def has_timescaledb(conn: psycopg.Connection[tuple[Any, ...]]) -> bool:
+def has_timescaledb(conn: Conn) -> bool:
     row = conn.execute("SELECT 1 FROM pg_extension WHERE extname = 'timescaledb'").fetchone()
     return row is not None
 
 
-def refresh_sample_rollup(conn: psycopg.Connection[tuple[Any, ...]], capture_id: int) -> None:
+def refresh_sample_rollup(conn: Conn, capture_id: int) -> None:
     """Re-materialise the per-second aggregate wherever a capture's samples are or were (autocommit).
 
     Call it after every parse attempt, successful or not. The window comes from the database, not the
@@ -52,6 +54,8 @@ def refresh_sample_rollup(conn: psycopg.Connection[tuple[Any, ...]], capture_id:
     """
     if not has_timescaledb(conn):
         return
+    parsed = conn.execute("SELECT parsed_at FROM captures WHERE id = %s", (capture_id,)).fetchone()
+    parsed_at = parsed[0] if parsed else None
     row = conn.execute(
         "SELECT min(lo), max(hi) FROM ("
         " SELECT min(ts) AS lo, max(ts) AS hi FROM samples WHERE capture_id = %(id)s"
@@ -60,6 +64,7 @@ def refresh_sample_rollup(conn: psycopg.Connection[tuple[Any, ...]], capture_id:
         {"id": capture_id},
     ).fetchone()
     if row is None or row[0] is None:
+        _mark_complete(conn, capture_id, parsed_at)  # no samples, none left behind: nothing to do
         return
     start, end = row
     if _refresh(conn, start - ROLLUP_BUCKET, end + 2 * ROLLUP_BUCKET):
@@ -72,9 +77,26 @@ def refresh_sample_rollup(conn: psycopg.Connection[tuple[Any, ...]], capture_id:
         ).fetchone()
         if table is not None:
             conn.execute(f"ANALYZE {table[0]}")
+        _mark_complete(conn, capture_id, parsed_at)
 
 
-def _refresh(conn: psycopg.Connection[tuple[Any, ...]], start: datetime, end: datetime) -> bool:
+def _mark_complete(conn: Conn, capture_id: int, parsed_at: datetime | None) -> None:
+    """What a flame graph checks before reading the rollup: complete for the parse of `parsed_at`.
+
+    Read before the refresh began, so a parse committed meanwhile is never marked by a refresh that
+    may have missed its samples; that parse's own refresh marks it.
+    """
+    if parsed_at is None:
+        return
+    conn.execute(
+        "INSERT INTO sample_rollup_captures (capture_id, parsed_at) "
+        "SELECT id, %(parsed_at)s FROM captures WHERE id = %(id)s "
+        "ON CONFLICT (capture_id) DO UPDATE SET parsed_at = excluded.parsed_at, refreshed_at = now()",
+        {"id": capture_id, "parsed_at": parsed_at},
+    )
+
+
+def _refresh(conn: Conn, start: datetime, end: datetime) -> bool:
     """CALL the refresh, waiting out overlapping ones: TimescaleDB refuses those at once (55P03)."""
     deadline = time.monotonic() + REFRESH_RETRY_S
     delay = 0.05

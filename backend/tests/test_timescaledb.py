@@ -18,7 +18,8 @@ import psycopg
 import pytest
 from fastapi.testclient import TestClient
 
-from stallscope.db import libpq_url
+from stallscope.db import get_session_factory, libpq_url
+from stallscope.flame import repository as flame_repository
 from stallscope.flame import service as flame_service
 from stallscope.timeseries import ROLLUP_VIEW
 from tests.fixtures.factories import make_incident, upload_bytes
@@ -276,6 +277,31 @@ def test_reparse_of_a_compressed_capture_keeps_the_rollup_exact(
     assert raw_rows(db, parsed["id"]) == SAMPLES
     wait_rollup(db, parsed["id"], (SAMPLES, CPU_TOTAL))
     assert assert_rollup_matches_raw(api, parsed["id"]) == before
+
+
+def rollup_marked(database_url: str, capture_id: int) -> bool:
+    """Whether a flame graph of the capture would read the rollup (its latest parse is marked)."""
+    with get_session_factory(database_url)() as session:
+        return flame_repository._rollup_is_complete(session, [capture_id])
+
+
+def test_flame_graphs_read_the_rollup_only_once_the_latest_parse_is_in_it(
+    api: TestClient, worker: subprocess.Popen[bytes], db: Conn, database_url: str, require_timescaledb: None
+) -> None:
+    parsed = parsed_capture(api, perf_capture("marked"), "marked.txt")
+    wait_rollup(db, parsed["id"], (SAMPLES, CPU_TOTAL))
+    assert rollup_marked(database_url, parsed["id"])
+
+    # A newer parse committed whose refresh has not run yet: the mark names the previous one.
+    newer = "UPDATE captures SET parsed_at = parsed_at + interval '1 second' WHERE id = %s"
+    db.execute(newer, (parsed["id"],))
+    assert not rollup_marked(database_url, parsed["id"])
+    graphs = assert_rollup_matches_raw(api, parsed["id"])
+    assert graphs["cpu-clock"]["total"] == CPU_TOTAL
+
+    assert reparse(api, parsed["id"])["status"] == "ready"
+    assert rollup_marked(database_url, parsed["id"])
+    assert assert_rollup_matches_raw(api, parsed["id"]) == graphs
 
 
 def test_a_capture_is_ready_only_once_its_rollup_is_refreshed(

@@ -42,6 +42,7 @@ CAPTURE_TABLES = (
     "capture_documents",
     "capture_thread_states",
     "timeline_rollups",
+    "sample_rollup_captures",
 )
 """Everything a parse writes for a capture; a re-parse replaces all of it in one transaction."""
 

@@ -52,17 +52,19 @@ def _where(flt: SampleFilter, time_column: str) -> tuple[str, dict[str, Any]]:
 def _rollup_is_complete(session: Session, capture_ids: list[int]) -> bool:
     """Whether the rollup holds every sample of these captures.
 
-    It trails each parse: a capture turns `ready` when its samples commit, and the refresh that
-    materialises them can only run after that commit. Until it finishes, read raw samples.
+    It trails each parse: a capture's samples commit before the refresh that materialises them can
+    run, and the refresh marks the capture in `sample_rollup_captures` with the parse it saw. Until
+    the capture's latest parse is marked, read raw samples.
     """
-    complete = session.execute(
+    wanted = set(capture_ids)
+    marked = session.execute(
         text(
-            f"SELECT (SELECT coalesce(sum(samples), 0) FROM {ROLLUP_VIEW} WHERE capture_id = ANY(:ids)) "
-            "= (SELECT coalesce(sum(sample_count), 0) FROM captures WHERE id = ANY(:ids))"
+            "SELECT count(*) FROM captures c JOIN sample_rollup_captures m "
+            "ON m.capture_id = c.id AND m.parsed_at = c.parsed_at WHERE c.id = ANY(:ids)"
         ),
-        {"ids": capture_ids},
+        {"ids": sorted(wanted)},
     ).scalar_one()
-    return bool(complete)
+    return int(marked) == len(wanted)
 
 
 def stack_weights(session: Session, flt: SampleFilter) -> list[tuple[str, int, int, int]]:

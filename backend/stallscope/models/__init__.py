@@ -12,6 +12,7 @@ from stallscope.models.host import Host
 from stallscope.models.incident import Incident
 from stallscope.models.metric import MetricSeries, metrics
 from stallscope.models.sample import samples
+from stallscope.models.sample_rollup_capture import sample_rollup_captures
 from stallscope.models.short_link import ShortLink
 from stallscope.models.stack import Stack
 from stallscope.models.timeline_rollup import timeline_rollups
@@ -33,6 +34,7 @@ __all__ = [
     "capture_thread_states",
     "events",
     "metrics",
+    "sample_rollup_captures",
     "samples",
     "timeline_rollups",
 ]
