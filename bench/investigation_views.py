@@ -4,12 +4,14 @@
     python bench/investigation_views.py --hosts 2     # a quick look
     python bench/investigation_views.py --keep        # keep the database (prints how to serve it)
     python bench/investigation_views.py --browser     # also time the views in Chromium (Playwright)
+    python bench/investigation_views.py --database-url postgresql://...   # e.g. a TimescaleDB server
 
 Each host gets a CPU capture of ~1M samples (the shared corpus's `cpu20s.perf.txt.gz` repeated with
 shifted times; real stacks up to 127 frames) and a scheduler capture (`offcpu5s.perf.txt.gz`: ~105k
 off-CPU and on-CPU intervals), all aligned on one wall-clock axis with upload offsets, and parsed by
 the parse job the worker runs. Identical bytes are stored once, as uploads are. A fresh embedded
-PostgreSQL holds it all (no TimescaleDB here: figures are for the plain-PostgreSQL path).
+PostgreSQL holds it all (plain PostgreSQL), unless `--database-url` names another server, e.g. one
+with TimescaleDB, where the flame graph reads its continuous aggregate; the header says which.
 
 Each view's API request is timed through the real FastAPI app, median of `--repeat` runs with the
 in-process caches cleared (first request after a parse) and kept (the same view again). Baseline,
@@ -62,7 +64,7 @@ def first_time_ns(path: Path) -> int:
     raise SystemExit(f"{path}: no timed record")
 
 
-def build_incident(tmp: Path, hosts: int, corpus: Path) -> dict[str, Any]:
+def build_incident(tmp: Path, hosts: int, corpus: Path, database_url: str | None) -> dict[str, Any]:
     from stallscope.config import get_settings
     from stallscope.embedded import start_embedded_postgres
     from stallscope.migrate import upgrade_to_head
@@ -79,7 +81,7 @@ def build_incident(tmp: Path, hosts: int, corpus: Path) -> dict[str, Any]:
         )["path"]
     )
     sched_path = corpus / "captures" / "offcpu5s.perf.txt.gz"
-    url = start_embedded_postgres(tmp / "pgdata")
+    url = database_url or start_embedded_postgres(tmp / "pgdata")
     upgrade_to_head(url)
     os.environ.update(DATABASE_URL=url, STALLSCOPE_DATA_DIR=str(tmp))
     get_settings.cache_clear()
@@ -106,6 +108,7 @@ def build_incident(tmp: Path, hosts: int, corpus: Path) -> dict[str, Any]:
     assert incident_id is not None
     return {
         "url": url,
+        "embedded": database_url is None,
         "incident": incident_id,
         "cpu": cpu_ids,
         "sched": sched_ids,
@@ -118,7 +121,8 @@ def reuse_incident(tmp: Path) -> dict[str, Any]:
     from stallscope.embedded import start_embedded_postgres
 
     state: dict[str, Any] = json.loads((tmp / "state.json").read_text())
-    state["url"] = start_embedded_postgres(tmp / "pgdata")
+    if state.get("embedded", True):
+        state["url"] = start_embedded_postgres(tmp / "pgdata")
     os.environ.update(DATABASE_URL=state["url"], STALLSCOPE_DATA_DIR=str(tmp))
     get_settings.cache_clear()
     return state
@@ -298,6 +302,12 @@ def main() -> None:
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder and database")
     parser.add_argument("--browser", action="store_true", help="also time the views in Chromium")
     parser.add_argument("--reuse", type=Path, metavar="DIR", help="measure a folder kept by --keep again")
+    parser.add_argument(
+        "--database-url",
+        metavar="URL",
+        help="build the incident in this PostgreSQL (e.g. one with TimescaleDB) instead of a fresh "
+        "embedded one; its schema is migrated first",
+    )
     parser.add_argument("--parse", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.parse:
@@ -314,12 +324,12 @@ def main() -> None:
             state = reuse_incident(tmp)
         else:
             print(f"building an incident of {args.hosts} hosts ...", flush=True)
-            state = build_incident(tmp, args.hosts, args.corpus)
+            state = build_incident(tmp, args.hosts, args.corpus, args.database_url)
             (tmp / "state.json").write_text(json.dumps(state))
         counts = counts_of(state)
         print(
             f"incident: {counts['samples']:,} CPU samples, {counts['events']:,} scheduler events, "
-            f"ingested in {state['ingest_s']:.0f} s\n",
+            f"ingested in {state['ingest_s']:.0f} s, on {database_of(state)}\n",
             flush=True,
         )
         rows = measure(state, args.repeat)
@@ -407,6 +417,21 @@ def measure_browser(state: dict[str, Any], tmp: Path, repeat: int) -> dict[str, 
         server.terminate()
         server.wait(30)
         log.close()
+
+
+def database_of(state: dict[str, Any]) -> str:
+    """`PostgreSQL 17.2` or `PostgreSQL 17.2 + TimescaleDB 2.x`: what the figures were measured on."""
+    from sqlalchemy import text
+
+    from stallscope.db import get_session_factory
+
+    with get_session_factory(state["url"])() as session:
+        server = session.execute(text("SHOW server_version")).scalar_one()
+        timescaledb = session.execute(
+            text("SELECT extversion FROM pg_extension WHERE extname = 'timescaledb'")
+        ).scalar_one_or_none()
+    name = f"PostgreSQL {str(server).split()[0]}"
+    return f"{name} + TimescaleDB {timescaledb}" if timescaledb else f"{name} (no TimescaleDB)"
 
 
 def counts_of(state: dict[str, Any]) -> dict[str, int]:
