@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 
 from stallscope.analysis.flame import FrameInfo
 from stallscope.flame.schemas import ProcessFacet, SampleFilter, ThreadFacet
+from stallscope.kit.sql_time import offset_us_of
 from stallscope.timeseries import ROLLUP_BUCKET, ROLLUP_VIEW, has_timescaledb_session
 
 FACET_LIMIT = 2000
@@ -41,7 +42,7 @@ def _where(flt: SampleFilter, time_column: str) -> tuple[str, dict[str, Any]]:
         clauses.append(f"{time_column} < :end")
         params["end"] = flt.end
     if flt.within is not None:
-        offset = f"(extract(microseconds FROM {time_column})::bigint % 1000000)"
+        offset = offset_us_of(time_column)
         inside = f"{offset} >= :within_start AND {offset} < :within_end"
         clauses.append(f"NOT ({inside})" if flt.within.outside else f"({inside})")
         params["within_start"] = flt.within.start_us
