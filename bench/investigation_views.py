@@ -167,6 +167,7 @@ def clear_caches() -> None:
 
     flame_service._tree_cache.clear()
     diff_service._results.clear()
+    diff_service._trees.clear()
 
 
 def measure(state: dict[str, Any], repeat: int) -> list[tuple[str, list[float], str]]:

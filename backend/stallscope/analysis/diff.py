@@ -182,6 +182,9 @@ class _Trie:
         self.name = [-1]
         self.a = [0]
         self.b = [0]
+        self.size: list[int] = []
+        """Nodes in each subtree, itself included (filled by `sum_up`). Nodes are numbered in
+        preorder, so node i's subtree is exactly the indexes i to i + size[i] - 1."""
 
     def build(self, rows: list[Row], sides: tuple[_Side, _Side]) -> None:
         parent, name, a, b = self.parent, self.name, self.a, self.b
@@ -220,14 +223,75 @@ class _Trie:
                     totals[name_id] = totals.get(name_id, 0) + weight
 
     def sum_up(self) -> tuple[list[int], list[int]]:
-        """Make weights inclusive; returns the self weights they were."""
+        """Make weights inclusive and count subtree sizes; returns the self weights they were."""
         parent, a, b = self.parent, self.a, self.b
         self_a, self_b = a.copy(), b.copy()
+        size = self.size = [1] * len(parent)
         for i in range(len(parent) - 1, 0, -1):
             p = parent[i]
             a[p] += a[i]
             b[p] += b[i]
+            size[p] += size[i]
         return self_a, self_b
+
+    def child(self, node: int, name_id: int) -> int | None:
+        """Node's child with this name, stepping over whole subtrees (they are contiguous)."""
+        end = node + self.size[node]
+        i = node + 1
+        while i < end:
+            if self.name[i] == name_id:
+                return i
+            i += self.size[i]
+        return None
+
+
+class DiffTree:
+    """Both sides merged, before pruning: kept (cached) so a zoom can be pruned from any frame with
+    a fresh node budget, as the flame graph's focused subtrees are."""
+
+    __slots__ = ("functions", "names", "normalize", "scale", "self_a", "self_b", "side_a", "side_b", "trie")
+
+    def __init__(self, names: _Names, rows: list[Row], normalize: Normalize) -> None:
+        self.names = names
+        self.trie, self.side_a, self.side_b = _Trie(), _Side(), _Side()
+        self.trie.build(rows, (self.side_a, self.side_b))
+        self.self_a, self.self_b = self.trie.sum_up()
+        self.normalize: Normalize = normalize
+        self.scale = scale_for(self.side_a.total, self.side_b.total, normalize)
+        self.functions = _function_table(self.side_a, self.side_b, names, self.scale)
+
+    def find(self, path: Sequence[str]) -> int | None:
+        """The node reached by following names from the root (process first); None if absent."""
+        node = 0
+        for name in path:
+            name_id = self.names.ids.get(name)
+            found = None if name_id is None else self.trie.child(node, name_id)
+            if found is None:
+                return None
+            node = found
+        return node
+
+    def result(self, focus: Sequence[str] = (), max_nodes: int = DEFAULT_MAX_NODES) -> DiffResult | None:
+        """The diff pruned to `max_nodes` below the frame at `focus` (the whole tree for none);
+        None when that frame is in neither side."""
+        node = self.find(focus)
+        if node is None:
+            return None
+        with gc_paused():
+            pruned = _prune(self, node, max_nodes)
+        return DiffResult(
+            root=pruned.root,
+            total_a=self.side_a.total,
+            total_b=self.side_b.total,
+            samples_a=self.side_a.samples,
+            samples_b=self.side_b.samples,
+            normalize=self.normalize,
+            scale=self.scale,
+            functions=self.functions,
+            node_count=pruned.node_count,
+            pruned_nodes=pruned.pruned_nodes,
+            prune_threshold=pruned.prune_threshold,
+        )
 
 
 def diff_stacks(
@@ -238,6 +302,16 @@ def diff_stacks(
     max_nodes: int = DEFAULT_MAX_NODES,
 ) -> DiffResult:
     """B against A from name stacks; `kinds` (name -> frame kind) only colours, unknown names are `user`."""
+    return _whole(diff_tree_of_stacks(a, b, kinds, normalize), max_nodes)
+
+
+def diff_tree_of_stacks(
+    a: Iterable[WeightedStack],
+    b: Iterable[WeightedStack],
+    kinds: Mapping[str, str] | None = None,
+    normalize: Normalize = "total",
+) -> DiffTree:
+    """The merged tree of name stacks, to prune from any frame."""
     names = _Names()
     kinds = kinds or {}
 
@@ -249,16 +323,15 @@ def diff_stacks(
                 yield path, side, stack.weight, stack.samples
 
     with gc_paused():
-        return _diff(names, [*rows(a, 0), *rows(b, 1)], normalize, max_nodes)
+        return DiffTree(names, [*rows(a, 0), *rows(b, 1)], normalize)
 
 
-def diff_rows(
+def diff_tree(
     a: Iterable[StackWeight],
     b: Iterable[StackWeight],
     frames: Mapping[int, FrameInfo],
     normalize: Normalize = "total",
-    max_nodes: int = DEFAULT_MAX_NODES,
-) -> DiffResult:
+) -> DiffTree:
     """B against A from the flame graph's rows (stored frame ids) and the frames they name."""
     names = _Names()
     by_frame = {frame_id: names.id(info.name, info.kind) for frame_id, info in frames.items()}
@@ -268,35 +341,27 @@ def diff_rows(
         for row in stack_weights:
             yield [names.id(row.comm, None), *map(lookup, row.frame_ids)], side, row.weight, row.samples
 
+    # Hundreds of thousands of allocations and no cycles: collections would re-scan the growing
+    # tree again and again (see kit/gc.py).
     with gc_paused():
-        return _diff(names, [*rows(a, 0), *rows(b, 1)], normalize, max_nodes)
+        return DiffTree(names, [*rows(a, 0), *rows(b, 1)], normalize)
 
 
-def _diff(names: _Names, rows: list[Row], normalize: Normalize, max_nodes: int) -> DiffResult:
-    """The diff itself; callers pause the garbage collector around it and the rows they build.
+def diff_rows(
+    a: Iterable[StackWeight],
+    b: Iterable[StackWeight],
+    frames: Mapping[int, FrameInfo],
+    normalize: Normalize = "total",
+    max_nodes: int = DEFAULT_MAX_NODES,
+) -> DiffResult:
+    """The whole diff of the flame graph's rows, pruned to `max_nodes`."""
+    return _whole(diff_tree(a, b, frames, normalize), max_nodes)
 
-    Hundreds of thousands of allocations and no cycles: collections would re-scan the growing
-    tree again and again (see kit/gc.py).
-    """
-    trie, side_a, side_b = _Trie(), _Side(), _Side()
-    trie.build(rows, (side_a, side_b))
-    self_a, self_b = trie.sum_up()
-    scale = scale_for(side_a.total, side_b.total, normalize)
-    pruned = _prune(trie, self_a, self_b, names, max_nodes, scale)
-    functions = _function_table(side_a, side_b, names, scale)
-    return DiffResult(
-        root=pruned.root,
-        total_a=side_a.total,
-        total_b=side_b.total,
-        samples_a=side_a.samples,
-        samples_b=side_b.samples,
-        normalize=normalize,
-        scale=scale,
-        functions=functions,
-        node_count=pruned.node_count,
-        pruned_nodes=pruned.pruned_nodes,
-        prune_threshold=pruned.prune_threshold,
-    )
+
+def _whole(tree: DiffTree, max_nodes: int) -> DiffResult:
+    whole = tree.result((), max_nodes)
+    assert whole is not None  # the root is always there
+    return whole
 
 
 def _function_table(a: _Side, b: _Side, names: _Names, scale: float) -> list[FunctionDelta]:
@@ -330,41 +395,43 @@ def _num(value: float) -> float | int:
     return int(rounded) if rounded == int(rounded) else rounded
 
 
-def _kept(trie: _Trie, scale: float, max_nodes: int) -> tuple[list[int], float]:
-    """The `max_nodes` heaviest nodes in index order (parents first), and the heaviest left out.
+def _kept(trie: _Trie, top: int, scale: float, max_nodes: int) -> tuple[list[int], float]:
+    """The `max_nodes` heaviest nodes of `top`'s subtree in index order (parents first), and the
+    heaviest left out.
 
     A node weighs the larger of its sides. Weights never grow from parent to child, so the heaviest
     nodes already form a tree; ties go to the lower index, which is the parent's.
     """
-    count = len(trie.parent)
-    if count <= max_nodes:
-        return list(range(count)), 0.0
-    a = trie.a if scale == 1.0 else map(mul, trie.a, repeat(scale))
-    weight = list(map(max, a, trie.b))
+    end = top + trie.size[top]
+    if end - top <= max_nodes:
+        return list(range(top, end)), 0.0
+    a_part, b_part = trie.a[top:end], trie.b[top:end]
+    a = a_part if scale == 1.0 else map(mul, a_part, repeat(scale))
+    weight = list(map(max, a, b_part))
     ranked = sorted(weight, reverse=True)
     cut, largest_left_out = ranked[max_nodes - 1], ranked[max_nodes]
-    kept = list(compress(range(count), map(lt, repeat(cut), weight)))  # w > cut, ints and floats alike
+    kept = list(compress(range(top, end), map(lt, repeat(cut), weight)))  # w > cut, ints and floats alike
     ties = max_nodes - len(kept)
     if ties:
-        kept.extend([i for i, w in enumerate(weight) if w == cut][:ties])
+        kept.extend([top + i for i, w in enumerate(weight) if w == cut][:ties])
         kept.sort()
     return kept, largest_left_out
 
 
-def _prune(
-    trie: _Trie, self_a: list[int], self_b: list[int], names: _Names, max_nodes: int, scale: float
-) -> _Pruned:
-    """Keep the `max_nodes` heaviest nodes, weighing each by the larger of its two sides.
+def _prune(tree: DiffTree, top: int, max_nodes: int) -> _Pruned:
+    """Keep the `max_nodes` heaviest nodes of `top`'s subtree, weighing each by the larger of its sides.
 
     The flame graph's pruning ranks by one weight; ranking by B alone would fold away every frame
     that vanished in B, which is often what a diff is opened to find. What is not kept is summed
-    into an "(other)" child of its kept parent, so every total stays honest.
+    into an "(other)" child of its kept parent, so every total stays honest. Share deltas stay
+    shares of the whole profiles, so a zoomed frame keeps the colour it had before the zoom.
     """
+    trie, self_a, self_b, scale = tree.trie, tree.self_a, tree.self_b, tree.scale
     parent, name_of, a, b = trie.parent, trie.name, trie.a, trie.b
-    kept, largest_left_out = _kept(trie, scale, max(max_nodes, 1))
+    kept, largest_left_out = _kept(trie, top, scale, max(max_nodes, 1))
     per_a, per_b = 1 / (a[0] or 1), 1 / (b[0] or 1)
     whole = scale == 1.0
-    labels, kinds = names.names, names.kinds
+    labels, kinds = tree.names.names, tree.names.kinds
 
     def node(name: str, kind: str, x: int, y: int) -> dict[str, Any]:
         return {
@@ -378,15 +445,18 @@ def _prune(
             "children": [],
         }
 
+    def kind_of(i: int) -> str:
+        return "root" if i == 0 else "process" if parent[i] == 0 else kinds[name_of[i]] or "user"
+
     emitted: dict[int, dict[str, Any]] = {}
     shown_a = [0] * len(parent)
     shown_b = [0] * len(parent)
-    root = emitted[0] = node(ROOT_NAME, "root", a[0], b[0])
+    top_name = ROOT_NAME if top == 0 else labels[name_of[top]]
+    root = emitted[top] = node(top_name, kind_of(top), a[top], b[top])
     for i in kept[1:]:
-        name_id = name_of[i]
         p = parent[i]
         x, y = a[i], b[i]
-        out = emitted[i] = node(labels[name_id], "process" if p == 0 else kinds[name_id] or "user", x, y)
+        out = emitted[i] = node(labels[name_of[i]], kind_of(i), x, y)
         emitted[p]["children"].append(out)
         shown_a[p] += x
         shown_b[p] += y
@@ -402,7 +472,8 @@ def _prune(
             other = node(OTHER_NAME, "other", other_a, other_b)
             children.append(other)
             out["truncated"] = True
-        if i and "truncated" in out:
+        if i != top and "truncated" in out:
             emitted[parent[i]]["truncated"] = True
-    largest = max(a[0] * scale, b[0])
-    return _Pruned(root, len(kept), len(parent) - len(kept), largest_left_out / largest if largest else 0.0)
+    largest = max(a[top] * scale, b[top])
+    pruned = trie.size[top] - len(kept)
+    return _Pruned(root, len(kept), pruned, largest_left_out / largest if largest else 0.0)

@@ -16,7 +16,7 @@ from stallscope.analysis.diff import Normalize
 from stallscope.config import get_settings
 from stallscope.deps import SessionDep
 from stallscope.diff import service
-from stallscope.flame.router import MAX_NODE_BUDGET
+from stallscope.flame.router import MAX_NODE_BUDGET, FocusDep
 from stallscope.flame.schemas import FlameSource, SampleFilter, WithinSecond
 from stallscope.kit.errors import Invalid
 
@@ -91,6 +91,7 @@ def diff(
     session: SessionDep,
     a: SideA,
     b: SideB,
+    focus: FocusDep,
     source: Annotated[FlameSource, Query(description="samples or off-cpu (µs blocked)")] = "samples",
     state: Annotated[str | None, Query(description="Off-CPU only: one scheduler state, e.g. D")] = None,
     event: Annotated[str | None, Query(description="CPU only: default the most sampled event")] = None,
@@ -101,6 +102,9 @@ def diff(
     top: Annotated[int, Query(ge=0, le=MAX_TOP, description="Functions per sort (total, self)")] = 50,
 ) -> Response:
     """B's flame tree with A's weights beside it (`a`, `b`, `delta`, `share_delta` on every node).
+
+    `focus` (a JSON array of frame names) answers the subtree at that frame with a fresh node
+    budget, as the flame graph does when a zoom reaches pruned detail.
 
     Serialised with the standard library, as the flame graph is: stacks nest deeper than pydantic's
     serialiser allows.
@@ -117,6 +121,7 @@ def diff(
         normalize,
         max_nodes or get_settings().flame_max_nodes,
         top,
+        focus,
     )
     payload = result.model_dump(mode="json", exclude={"root"})
     payload["root"] = result.root

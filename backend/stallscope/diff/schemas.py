@@ -53,3 +53,5 @@ class DiffOut(BaseModel):
     node_count: int
     pruned_nodes: int
     prune_threshold: float
+    focus: list[str] = []
+    """The frame `root` is (names from the root, process first; empty: the whole diff)."""

@@ -5,26 +5,47 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Iterator
+from typing import TypeVar
 
 from sqlalchemy.orm import Session
 
-from stallscope.analysis.diff import DiffResult, FunctionDelta, Normalize, diff_rows, top_functions
+from stallscope.analysis.diff import DiffResult, DiffTree, FunctionDelta, Normalize, diff_tree, top_functions
 from stallscope.analysis.flame import StackWeight
 from stallscope.captures.service import require_captures, unit_of
 from stallscope.diff.schemas import DiffOut, FunctionOut, SideOut
 from stallscope.flame import repository
 from stallscope.flame.catalog import catalog
 from stallscope.flame.schemas import SampleFilter
+from stallscope.kit.errors import NotFound
 from stallscope.models import Capture
 
 Rows = list[tuple[str, int, int, int]]
 
-RESULT_CACHE_SIZE = 4
-"""A shared link opened twice, Back and Forward, a second browser: the same diff is asked for again.
+TREE_CACHE_SIZE = 4
+"""Merged trees kept: zooms into a diff prune them again instead of reading both sides again.
 Parsed captures never change (a re-parse changes `parsed_at`, which is part of the key)."""
+RESULT_CACHE_SIZE = 8
+"""A shared link opened twice, Back and Forward, a second browser: the same answer is asked for again."""
 
+_trees: OrderedDict[str, tuple[DiffTree, str | None, list[str]]] = OrderedDict()
 _results: OrderedDict[str, DiffOut] = OrderedDict()
-_results_lock = threading.Lock()
+_cache_lock = threading.Lock()
+V = TypeVar("V")
+
+
+def _cached(cache: OrderedDict[str, V], key: str) -> V | None:
+    with _cache_lock:
+        found = cache.get(key)
+        if found is not None:
+            cache.move_to_end(key)
+        return found
+
+
+def _keep(cache: OrderedDict[str, V], key: str, value: V, size: int) -> None:
+    with _cache_lock:
+        cache[key] = value
+        while len(cache) > size:
+            cache.popitem(last=False)
 
 
 def _event_and_choices(
@@ -48,9 +69,7 @@ def _unit(captures: list[Capture], source: str, event: str | None) -> str:
     return "us" if source == "off-cpu" else unit_of(captures, event)
 
 
-def _diff(
-    session: Session, a: SampleFilter, b: SampleFilter, normalize: Normalize, max_nodes: int
-) -> DiffResult:
+def _diff_tree(session: Session, a: SampleFilter, b: SampleFilter, normalize: Normalize) -> DiffTree:
     """Both sides read by the flame graph's own queries, frames resolved in one lookup."""
     rows_a = repository.stack_weights(session, a)
     rows_b = repository.stack_weights(session, b)
@@ -59,7 +78,7 @@ def _diff(
     def weights(rows: Rows) -> Iterator[StackWeight]:
         return (StackWeight(comm, stacks[stack], weight, n) for comm, stack, weight, n in rows)
 
-    return diff_rows(weights(rows_a), weights(rows_b), frames, normalize, max_nodes)
+    return diff_tree(weights(rows_a), weights(rows_b), frames, normalize)
 
 
 def _functions(result: DiffResult, top: int) -> list[FunctionDelta]:
@@ -77,39 +96,29 @@ def diff(
     normalize: Normalize,
     max_nodes: int,
     top: int,
+    focus: list[str],
 ) -> DiffOut:
     captures = require_captures(session, a.capture_ids, "A") + require_captures(session, b.capture_ids, "B")
     versions = ",".join(
         sorted({f"{c.id}@{c.parsed_at.isoformat() if c.parsed_at else '-'}" for c in captures})
     )
-    key = f"{a.model_dump_json()}|{b.model_dump_json()}|{normalize}|{max_nodes}|{top}|{versions}"
-    with _results_lock:
-        cached = _results.get(key)
-        if cached is not None:
-            _results.move_to_end(key)
-            return cached
-    out = _compute(session, a, b, captures, normalize, max_nodes, top)
-    with _results_lock:
-        _results[key] = out
-        while len(_results) > RESULT_CACHE_SIZE:
-            _results.popitem(last=False)
-    return out
-
-
-def _compute(
-    session: Session,
-    a: SampleFilter,
-    b: SampleFilter,
-    captures: list[Capture],
-    normalize: Normalize,
-    max_nodes: int,
-    top: int,
-) -> DiffOut:
-    event, events = _event_and_choices(session, a, b, a.event)
-    a = a.model_copy(update={"event": event})
-    b = b.model_copy(update={"event": event})
-    result = _diff(session, a, b, normalize, max_nodes)
-    return DiffOut(
+    tree_key = f"{a.model_dump_json()}|{b.model_dump_json()}|{normalize}|{versions}"
+    key = f"{tree_key}|{max_nodes}|{top}|{focus}"
+    cached = _cached(_results, key)
+    if cached is not None:
+        return cached
+    found = _cached(_trees, tree_key)
+    if found is None:
+        event, events = _event_and_choices(session, a, b, a.event)
+        a = a.model_copy(update={"event": event})
+        b = b.model_copy(update={"event": event})
+        found = (_diff_tree(session, a, b, normalize), event, events)
+        _keep(_trees, tree_key, found, TREE_CACHE_SIZE)
+    tree, event, events = found
+    result = tree.result(focus, max_nodes)
+    if result is None:
+        raise NotFound(f"the frame path {' > '.join(focus)} is in neither side of this diff")
+    out = DiffOut(
         root=result.root,
         a=SideOut(captures=a.capture_ids, total=result.total_a, samples=result.samples_a),
         b=SideOut(captures=b.capture_ids, total=result.total_b, samples=result.samples_b),
@@ -125,4 +134,7 @@ def _compute(
         node_count=result.node_count,
         pruned_nodes=result.pruned_nodes,
         prune_threshold=result.prune_threshold,
+        focus=focus,
     )
+    _keep(_results, key, out, RESULT_CACHE_SIZE)
+    return out

@@ -16,6 +16,7 @@ from stallscope.analysis.diff import (
     FunctionDelta,
     WeightedStack,
     diff_stacks,
+    diff_tree_of_stacks,
     top_functions,
 )
 from stallscope.analysis.flame import OTHER_NAME
@@ -271,3 +272,47 @@ def test_the_budget_keeps_the_heaviest_frames_by_either_side() -> None:
     for budget in (5, 17, 40, 100):
         kept = sorted(weights(diff_stacks(a, b, max_nodes=budget).root), reverse=True)
         assert kept == everything[:budget]
+
+
+def test_a_focused_frame_is_pruned_with_a_fresh_budget_and_keeps_its_numbers() -> None:
+    rng = random.Random(11)
+    names = ["main", "f", "g", "h", "k", "io", "lock"]
+
+    def profile(count: int) -> list[WeightedStack]:
+        return [
+            WeightedStack(("app", "main", *rng.choices(names, k=rng.randint(1, 6))), rng.randint(1, 1000))
+            for _ in range(count)
+        ]
+
+    tree = diff_tree_of_stacks(profile(80), profile(120))
+    whole = tree.result((), max_nodes=100_000)
+    small = tree.result((), max_nodes=8)
+    assert whole is not None
+    assert small is not None
+    truncated = [c["name"] for c in node(small, "app", "main")["children"] if c.get("truncated")]
+    assert truncated, "a budget of 8 must fold something away below app > main"
+
+    focus = ("app", "main", truncated[0])
+    zoomed = tree.result(focus, max_nodes=100_000)
+    assert zoomed is not None
+    expected = node(whole, *focus)
+    # The focused root and everything under it is the whole diff's subtree, numbers and colours alike.
+    assert zoomed.root == expected
+    assert zoomed.pruned_nodes == 0
+    assert (zoomed.total_a, zoomed.total_b, zoomed.scale) == (whole.total_a, whole.total_b, whole.scale)
+    assert zoomed.functions == whole.functions
+
+    budgeted = tree.result(focus, max_nodes=5)
+    assert budgeted is not None
+    assert budgeted.node_count == 5
+    assert budgeted.node_count + budgeted.pruned_nodes == zoomed.node_count
+    assert (budgeted.root["a"], budgeted.root["b"]) == (expected["a"], expected["b"])
+
+
+def test_a_focus_on_no_frame_is_none() -> None:
+    tree = diff_tree_of_stacks(BEFORE, AFTER)
+    assert tree.result(("db", "main", "nowhere")) is None
+    assert tree.result(("nobody",)) is None
+    found = tree.result(("db", "main", "query", "scan"))
+    assert found is not None
+    assert (found.root["name"], found.root["a"], found.root["b"]) == ("scan", 2, 4)

@@ -138,6 +138,36 @@ def test_node_budget_keeps_what_only_a_has(api: TestClient, captures: tuple[int,
     assert result["pruned_nodes"] > 0
 
 
+def test_a_zoom_into_pruned_detail_gets_that_subtree_with_a_fresh_budget(
+    api: TestClient, captures: tuple[int, int]
+) -> None:
+    before, after = captures
+    sides = {"a_captures": str(before), "b_captures": str(after), "normalize": "none"}
+    whole = get_diff(api, **sides)
+    small = get_diff(api, **sides, max_nodes=3)
+    # Three nodes: the root, db and db > main; everything under main is folded into "(other)".
+    assert [c["name"] for c in node(small["root"], "db", "main")["children"]] == ["(other)"]
+    assert node(small["root"], "db", "main")["truncated"] is True
+
+    focus = '["db", "main", "query"]'
+    zoomed = get_diff(api, **sides, max_nodes=3, focus=focus)
+    assert zoomed["focus"] == ["db", "main", "query"]
+    query = node(whole["root"], "db", "main", "query")
+    root = zoomed["root"]
+    assert (root["name"], root["a"], root["b"]) == ("query", query["a"], query["b"])
+    assert [c["name"] for c in zoomed["root"]["children"]] == ["scan", "sort"]
+    assert node(zoomed["root"], "scan") == node(whole["root"], "db", "main", "query", "scan")
+    # The side totals and the function table are the whole diff's, whatever the zoom.
+    assert (zoomed["a"], zoomed["b"], zoomed["functions"]) == (whole["a"], whole["b"], whole["functions"])
+
+    missing = api.get(
+        "/api/diff",
+        params={"a.captures": str(before), "b.captures": str(after), "focus": '["db", "nowhere"]'},
+    )
+    assert missing.status_code == 404, missing.text
+    assert "db > nowhere" in missing.json()["detail"]
+
+
 @pytest.mark.parametrize(
     ("params", "status", "words"),
     [
