@@ -183,4 +183,33 @@ test('a real capture against itself printed another way: a full node budget, not
   );
   console.log(`50k-node diff, ms: ${timings.join(', ')}`);
   await saveScreenshot(page, 'diff-corpus.png');
+
+  // Zoom into a frame whose detail the budget folded away: its subtree is fetched in full.
+  const whole = await request.get(`/api/diff?a.captures=${a.id}&b.captures=${b.id}`);
+  expect(whole.ok()).toBe(true);
+  const folded = foldedFramePath(((await whole.json()) as { root: Frame }).root);
+  expect(folded.length).toBeGreaterThan(1);
+  const focused = page.waitForRequest((r) => r.url().includes('/api/diff?') && r.url().includes('focus='));
+  await page.goto(`${page.url()}&${folded.map((name) => `zoom=${encodeURIComponent(name)}`).join('&')}`);
+  const asked = new URL((await focused).url()).searchParams.get('focus');
+  expect(JSON.parse(asked ?? '[]')).toEqual(folded);
+  await expect(page.getByTestId('diff-status')).toContainText(`full detail loaded under ${folded.at(-1) ?? ''}`, { timeout: 60_000 });
+  await saveScreenshot(page, 'diff-corpus-zoomed.png');
 });
+
+interface Frame {
+  name: string;
+  kind: string;
+  truncated?: boolean;
+  children: Frame[];
+}
+
+/** The path to the first frame (depth first) with a folded "(other)" child: detail the budget cut. */
+function foldedFramePath(root: Frame): string[] {
+  const stack: { node: Frame; path: string[] }[] = root.children.map((c) => ({ node: c, path: [c.name] }));
+  for (let item = stack.pop(); item; item = stack.pop()) {
+    if (item.node.children.some((c) => c.kind === 'other') && item.path.length > 1) return item.path;
+    for (const c of item.node.children) if (c.kind !== 'other') stack.push({ node: c, path: [...item.path, c.name] });
+  }
+  return [];
+}

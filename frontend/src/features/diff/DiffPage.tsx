@@ -1,4 +1,4 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { listCaptures } from '../../api/endpoints';
@@ -11,7 +11,7 @@ import { useEscape } from '../../shared/hooks/useHotkeys';
 import { formatCount, formatDurationNs, formatPercent, formatValue } from '../../shared/units';
 import { deepestExisting, pathKey } from '../flame/tree';
 import { ZoomCrumbs } from '../flame/ZoomCrumbs';
-import { diffQuery, type DiffQuery, type DiffResponse } from './api';
+import { diffQuery, zoomedDiffQuery, type DiffNode, type DiffQuery, type DiffResponse } from './api';
 import { largestChange } from './colors';
 import { DiffChart } from './DiffChart';
 import { DiffControls } from './DiffControls';
@@ -75,6 +75,15 @@ function DiffView({ incident, view, warnings, setView }: { incident: number; vie
   const ready = q !== null && missing === null;
   const diff = useQuery({ ...diffQuery(q ?? EMPTY_QUERY), enabled: ready, placeholderData: keepPreviousData });
   const data = ready ? diff.data : undefined;
+  const qc = useQueryClient();
+  const zooming = data !== undefined && view.zoom.length > 0;
+  const zoomed = useQuery({
+    ...zoomedDiffQuery(qc, q ?? EMPTY_QUERY, view.zoom),
+    enabled: ready && zooming,
+    placeholderData: keepPreviousData,
+  });
+  // The previous zoom's tree stays drawn while the next one's detail loads, never over another diff.
+  const detail = zooming && zoomed.data?.base === data ? zoomed.data : undefined;
 
   useEscape(() => {
     if (view.zoom.length > 0 || view.search) setView({ zoom: [], search: '' }, view.zoom.length > 0);
@@ -116,7 +125,14 @@ function DiffView({ incident, view, warnings, setView }: { incident: number; vie
           Pick the baseline A above to see what changed in B.
         </div>
       ) : data ? (
-        <DiffResult view={view} data={data} loading={diff.isFetching} setView={setView} />
+        <DiffResult
+          view={view}
+          data={data}
+          root={detail?.tree ?? data.root}
+          grafted={detail?.grafted ?? []}
+          loading={diff.isFetching || (zooming && zoomed.isFetching)}
+          setView={setView}
+        />
       ) : ready && diff.isPending ? (
         <div className="flame-placeholder muted">Computing the diff…</div>
       ) : captures.isPending ? (
@@ -129,8 +145,18 @@ function DiffView({ incident, view, warnings, setView }: { incident: number; vie
 const EMPTY_SIDE_QUERY = { captures: [], fromUs: null, toUs: null, pid: null, tid: null, comm: null, within: null };
 const EMPTY_QUERY: DiffQuery = { a: EMPTY_SIDE_QUERY, b: EMPTY_SIDE_QUERY, source: 'cpu', state: null, event: null, normalize: 'total' };
 
-function DiffResult({ view, data, loading, setView }: { view: DiffViewState; data: DiffResponse; loading: boolean; setView: SetView }) {
-  const aTree = useMemo(() => (view.mode === 'b' ? null : sideTree(data.root, 'a')), [data, view.mode]);
+interface DiffResultProps {
+  view: DiffViewState;
+  data: DiffResponse;
+  /** The tree to draw: the diff's, with focused detail grafted in under the zoom. */
+  root: DiffNode;
+  grafted: string[][];
+  loading: boolean;
+  setView: SetView;
+}
+
+function DiffResult({ view, data, root, grafted, loading, setView }: DiffResultProps) {
+  const aTree = useMemo(() => (view.mode === 'b' ? null : sideTree(root, 'a')), [root, view.mode]);
   const largest = useMemo(() => largestChange(data.root), [data]);
   const totals: DiffTotals = { a: data.a.total, b: data.b.total, scale: data.scale, normalize: data.normalize, unit: data.unit };
   const empty = data.a.total === 0 && data.b.total === 0;
@@ -140,10 +166,10 @@ function DiffResult({ view, data, loading, setView }: { view: DiffViewState; dat
   const offcpu = data.source === 'off-cpu';
   const counted = offcpu ? 'off-CPU intervals' : 'samples';
   const what = offcpu ? `blocked time${data.state ? ` in state ${data.state}` : ''}` : (data.event ?? 'all events');
-  const shown = view.mode === 'a' ? aTree : data.root;
+  const shown = view.mode === 'a' ? aTree : root;
 
   const chart = (side: 'a' | 'b') => {
-    const tree = side === 'a' ? aTree : data.root;
+    const tree = side === 'a' ? aTree : root;
     if (!tree) return null;
     return (
       <DiffChart
@@ -182,6 +208,7 @@ function DiffResult({ view, data, loading, setView }: { view: DiffViewState; dat
             {formatCount(data.pruned_nodes)} frames below {formatPercent(data.prune_threshold)} folded into (other)
           </span>
         ) : null}
+        {grafted.length > 0 ? <span className="muted">full detail loaded under {grafted.at(-1)?.at(-1) ?? ''}</span> : null}
         {timing.latest && !loading ? (
           <span className="muted" data-testid="diff-timing" title="From data arriving, a click or a search to every chart drawn">
             {timing.latest.kind} {formatDurationNs(timing.latest.ms * 1e6)}

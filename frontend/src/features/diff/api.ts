@@ -2,12 +2,13 @@
  * `GET /api/diff`: types, the decoder at the parse boundary, and the request. Each side is a
  * selection (`a.*`, `b.*`); the server reads both with the flame graph's own queries.
  */
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { DecodeError, arr, num, obj, str } from '../../api/decode';
 import { MAX_NODES } from '../../api/endpoints';
 import { getJsonTimed } from '../../api/http';
 import { FRAME_KINDS, type FlameNode, type FrameKind } from '../../api/types';
 import { formatWithin, isoFromEpochUs, type Selection } from '../../shared/selection';
+import { pathKey, withZoomDetail, type ZoomedTree } from '../flame/tree';
 
 export type Normalize = 'total' | 'none';
 
@@ -59,6 +60,8 @@ export interface DiffResponse {
   node_count: number;
   pruned_nodes: number;
   prune_threshold: number;
+  /** The frame `root` is, names from the root (empty: the whole diff). */
+  focus: string[];
 }
 
 /** One side of a request: capture ids resolved, the rest of the selection as is. */
@@ -79,6 +82,8 @@ export interface DiffQuery {
   state: string | null;
   event: string | null;
   normalize: Normalize;
+  /** Only that frame's subtree, pruned with a fresh node budget (a zoom into pruned detail). */
+  focus?: readonly string[];
 }
 
 /** Functions asked for per sort (total, self); the table sorts what arrives. */
@@ -104,6 +109,7 @@ export function diffParams(q: DiffQuery): URLSearchParams {
   p.set('normalize', q.normalize);
   p.set('max_nodes', String(MAX_NODES));
   p.set('top', String(TABLE_TOP));
+  if (q.focus && q.focus.length > 0) p.set('focus', JSON.stringify(q.focus));
   return p;
 }
 
@@ -195,6 +201,7 @@ export function decodeDiff(v: unknown): DiffResponse {
     node_count: num(o.node_count, 'diff.node_count'),
     pruned_nodes: num(o.pruned_nodes, 'diff.pruned_nodes'),
     prune_threshold: num(o.prune_threshold, 'diff.prune_threshold'),
+    focus: o.focus == null ? [] : arr(o.focus, 'diff.focus', str),
   };
 }
 
@@ -217,4 +224,27 @@ export const diffQuery = (q: DiffQuery) =>
     queryFn: ({ signal }) => getDiff(q, signal),
     staleTime: Infinity,
     structuralSharing: false,
+  });
+
+export interface ZoomedDiff extends ZoomedTree<DiffNode> {
+  /** The whole diff the detail was grafted into: a zoom kept on screen while another diff loads is
+   * recognised by it and not drawn over the new one. */
+  base: DiffResponse;
+}
+
+/**
+ * The tree to draw for a zoom: the whole diff, with the zoomed frame's subtree fetched with a fresh
+ * node budget wherever pruning folded detail on the way to it (as the flame graph does). Each
+ * focused answer is its own cached query, so zooming back and forth refetches nothing.
+ */
+export const zoomedDiffQuery = (qc: QueryClient, q: DiffQuery, zoom: readonly string[]) =>
+  queryOptions({
+    queryKey: ['diff-zoomed', diffParams(q).toString(), pathKey(zoom)],
+    staleTime: Infinity,
+    structuralSharing: false,
+    queryFn: async (): Promise<ZoomedDiff> => {
+      const base = await qc.query(diffQuery(q));
+      const zoomed = await withZoomDetail(base.root, zoom, async (focus) => (await qc.query(diffQuery({ ...q, focus }))).root);
+      return { ...zoomed, base };
+    },
   });

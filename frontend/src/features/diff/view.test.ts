@@ -128,4 +128,14 @@ describe('API boundary', () => {
       top: '200',
     });
   });
+
+  it('asks for a zoomed frame by its path, names with any character in them', () => {
+    const side = sideQuery({ ...EMPTY_SIDE, captures: [1] }, []);
+    const q = { a: side, b: side, source: 'cpu' as const, state: null, event: null, normalize: 'total' as const };
+    expect(diffParams(q).has('focus')).toBe(false);
+    expect(diffParams({ ...q, focus: [] }).has('focus')).toBe(false);
+    expect(diffParams({ ...q, focus: ['db', 'a,b > c'] }).get('focus')).toBe('["db","a,b > c"]');
+    expect(decodeDiff({ ...raw, focus: ['db'] }).focus).toEqual(['db']);
+    expect(decodeDiff(raw).focus).toEqual([]);
+  });
 });

@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { getFacets, getFlame } from '../../api/endpoints';
 import type { FlameNode, FlameQuery } from '../../api/types';
-import { focusToFetch, graft, pathKey } from './tree';
+import { pathKey, withZoomDetail, type ZoomedTree } from './tree';
 
 export const facetsQuery = (captures: number[], source?: string, state?: string) =>
   queryOptions({
@@ -20,12 +20,6 @@ export const flameQuery = (q: FlameQuery) =>
     structuralSharing: false,
   });
 
-export interface ZoomedTree {
-  tree: FlameNode;
-  /** Paths whose focused subtrees were grafted in, outermost first. */
-  grafted: string[][];
-}
-
 /**
  * The tree to draw for a zoom path: the base response, with focused subtrees fetched and grafted
  * wherever server-side pruning removed detail on the way to (or below) the zoomed frame.
@@ -37,18 +31,9 @@ export const zoomedTreeQuery = (qc: QueryClient, q: FlameQuery, zoom: readonly s
     queryKey: ['flame-zoomed', q, zoomKey],
     staleTime: Infinity,
     structuralSharing: false,
-    queryFn: async (): Promise<ZoomedTree> => {
+    queryFn: async (): Promise<ZoomedTree<FlameNode>> => {
       const base = await qc.query(flameQuery(q));
-      let tree = base.root;
-      const loaded = new Set<string>();
-      const grafted: string[][] = [];
-      for (let need = focusToFetch(tree, zoom, loaded); need; need = focusToFetch(tree, zoom, loaded)) {
-        const focused = await qc.query(flameQuery({ ...q, focus: need }));
-        tree = graft(tree, need, focused.root);
-        loaded.add(pathKey(need));
-        grafted.push(need);
-      }
-      return { tree, grafted };
+      return withZoomDetail(base.root, zoom, async (focus) => (await qc.query(flameQuery({ ...q, focus }))).root);
     },
   });
 };

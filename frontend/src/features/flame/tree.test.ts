@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FlameNode, FrameKind } from '../../api/types';
 import { literalMatcher } from '../../shared/regex';
-import { findPath, focusToFetch, graft, matchedValue, pathKey, subtreeTruncated } from './tree';
+import { findPath, focusToFetch, graft, matchedValue, pathKey, subtreeTruncated, withZoomDetail } from './tree';
 
 /** n('name', value, children, kind) — small hand-written trees. */
 function n(name: string, value: number, children: FlameNode[] = [], kind: FrameKind = 'user', truncated = false): FlameNode {
@@ -84,6 +84,33 @@ describe('focusToFetch', () => {
       loaded.add(pathKey(need));
     }
     expect(findPath(t, zoom)?.value).toBe(2);
+  });
+});
+
+describe('withZoomDetail', () => {
+  it('fetches each pruned level on the way to a deep zoom once, and grafts it in', async () => {
+    const asked: string[][] = [];
+    const answers: Record<string, FlameNode> = {
+      [pathKey(['func_ab', 'main'])]: n('main', 70, [n('func_a', 30), n('func_b', 38), n('tiny', 2, [n('(other)', 2, [], 'other')], 'user', true)]),
+      [pathKey(['func_ab', 'main', 'tiny'])]: n('tiny', 2, [n('leaf', 2)]),
+    };
+    const zoomed = await withZoomDetail(tree(), ['func_ab', 'main', 'tiny', 'leaf'], (path) => {
+      asked.push(path);
+      const answer = answers[pathKey(path)];
+      return answer ? Promise.resolve(answer) : Promise.reject(new Error(`unexpected ${pathKey(path)}`));
+    });
+    expect(asked).toEqual([
+      ['func_ab', 'main'],
+      ['func_ab', 'main', 'tiny'],
+    ]);
+    expect(zoomed.grafted).toEqual(asked);
+    expect(findPath(zoomed.tree, ['func_ab', 'main', 'tiny', 'leaf'])?.value).toBe(2);
+  });
+
+  it('fetches nothing when the zoomed frame is complete', async () => {
+    const zoomed = await withZoomDetail(tree(), ['swapper'], () => Promise.reject(new Error('no fetch expected')));
+    expect(zoomed.grafted).toEqual([]);
+    expect(zoomed.tree).toEqual(tree());
   });
 });
 

@@ -1,12 +1,23 @@
-/** Pure operations on server flame trees: lookup by path, grafting focused subtrees, search totals. */
+/**
+ * Pure operations on server flame trees (flame graphs and diffs alike): lookup by path, grafting
+ * focused subtrees, search totals.
+ */
 import type { FlameNode } from '../../api/types';
+
+/** What the path operations need of a node: flame and diff nodes both have it. */
+export interface TreeNode<T> {
+  name: string;
+  kind: string;
+  children: T[];
+  truncated?: boolean;
+}
 
 /** Stable key for a frame path (names may contain any character, so no joining on separators). */
 export const pathKey = (path: readonly string[]): string => JSON.stringify(path);
 
 /** The node reached by following `path` (names below the root); the root for []. */
-export function findPath(root: FlameNode, path: readonly string[]): FlameNode | undefined {
-  let node: FlameNode | undefined = root;
+export function findPath<T extends TreeNode<T>>(root: T, path: readonly string[]): T | undefined {
+  let node: T | undefined = root;
   for (const name of path) {
     node = node.children.find((c) => c.name === name);
     if (!node) return undefined;
@@ -15,7 +26,7 @@ export function findPath(root: FlameNode, path: readonly string[]): FlameNode | 
 }
 
 /** The longest prefix of `path` that exists in the tree. */
-export function deepestExisting(root: FlameNode, path: readonly string[]): string[] {
+export function deepestExisting<T extends TreeNode<T>>(root: T, path: readonly string[]): string[] {
   const found: string[] = [];
   let node = root;
   for (const name of path) {
@@ -28,8 +39,8 @@ export function deepestExisting(root: FlameNode, path: readonly string[]): strin
 }
 
 /** True if pruning removed anything inside this node's subtree (itself included). */
-export function subtreeTruncated(node: FlameNode): boolean {
-  const stack: FlameNode[] = [node];
+export function subtreeTruncated<T extends TreeNode<T>>(node: T): boolean {
+  const stack: T[] = [node];
   for (let n = stack.pop(); n; n = stack.pop()) {
     if (n.truncated) return true;
     for (const c of n.children) stack.push(c);
@@ -38,14 +49,13 @@ export function subtreeTruncated(node: FlameNode): boolean {
 }
 
 /**
- * Replace the subtree at `path` with `sub` (a focused response's root), copying only the nodes on the
- * path so the input tree is left untouched. Returns the input unchanged if the path is missing.
+ * Replace the subtree at `path` with `sub` (a focused response's root: the same frame, its numbers
+ * and its children in full), copying only the nodes on the path so the input tree is left untouched.
+ * Returns the input unchanged if the path is missing.
  */
-export function graft(root: FlameNode, path: readonly string[], sub: FlameNode): FlameNode {
-  const replace = (node: FlameNode, depth: number): FlameNode | undefined => {
-    if (depth === path.length) {
-      return { ...node, value: sub.value, samples: sub.samples, children: sub.children, truncated: false };
-    }
+export function graft<T extends TreeNode<T>>(root: T, path: readonly string[], sub: T): T {
+  const replace = (node: T, depth: number): T | undefined => {
+    if (depth === path.length) return { ...node, ...sub, truncated: false };
     const name = path[depth];
     const idx = node.children.findIndex((c) => c.name === name);
     const child = node.children[idx];
@@ -63,7 +73,7 @@ export function graft(root: FlameNode, path: readonly string[], sub: FlameNode):
  * Which focused subtree to fetch to show `zoom` in full, or null if nothing is missing.
  * `loaded` holds the path keys already fetched, so a path is never asked for twice.
  */
-export function focusToFetch(root: FlameNode, zoom: readonly string[], loaded: ReadonlySet<string>): string[] | null {
+export function focusToFetch<T extends TreeNode<T>>(root: T, zoom: readonly string[], loaded: ReadonlySet<string>): string[] | null {
   if (zoom.length === 0) return null;
   const existing = deepestExisting(root, zoom);
   if (existing.length === 0) return null;
@@ -72,6 +82,32 @@ export function focusToFetch(root: FlameNode, zoom: readonly string[], loaded: R
   // Zoom target present: fetch only if its subtree was pruned. Target missing: its ancestor was pruned.
   if (existing.length === zoom.length) return subtreeTruncated(node) ? existing : null;
   return node.truncated || node.children.some((c) => c.kind === 'other') ? existing : null;
+}
+
+export interface ZoomedTree<T> {
+  tree: T;
+  /** Paths whose focused subtrees were grafted in, outermost first. */
+  grafted: string[][];
+}
+
+/**
+ * The tree to draw for a zoom path: `base`, with focused subtrees fetched and grafted wherever
+ * server-side pruning removed detail on the way to (or below) the zoomed frame.
+ */
+export async function withZoomDetail<T extends TreeNode<T>>(
+  base: T,
+  zoom: readonly string[],
+  fetchFocused: (path: string[]) => Promise<T>,
+): Promise<ZoomedTree<T>> {
+  let tree = base;
+  const loaded = new Set<string>();
+  const grafted: string[][] = [];
+  for (let need = focusToFetch(tree, zoom, loaded); need; need = focusToFetch(tree, zoom, loaded)) {
+    tree = graft(tree, need, await fetchFocused(need));
+    loaded.add(pathKey(need));
+    grafted.push(need);
+  }
+  return { tree, grafted };
 }
 
 /**
