@@ -36,6 +36,7 @@ HAS_TIMESCALEDB = (
 # TimescaleDB (whole seconds only, so no raw edges) and raw samples on plain PostgreSQL.
 WIDE_RANGE = {"start": "1970-01-01T00:00:00Z", "end": "2100-01-01T00:00:00Z"}
 ROLLUP_WAIT_S = 60
+MS = 1_000_000
 
 
 def perf_sample(comm: str, pid: int, tid: int, t: float | None, event: str, period: int, *frames: str) -> str:
@@ -425,6 +426,31 @@ def test_a_wide_range_counts_whole_seconds_and_partial_edges_once(
     main = result["root"]["children"][0]["children"][0]
     assert sorted(c["name"] for c in main["children"]) == ["at_1007", "at_1050", "at_1109", "at_1113"]
     assert result["total_samples"] == 4
+
+
+def test_a_parse_leaves_no_block_range_unsummarized(
+    api: TestClient, worker: subprocess.Popen[bytes], db: Conn
+) -> None:
+    """BRIN indexes (timeline rollups on both back ends, samples on plain PostgreSQL) cover what a
+    parse wrote as soon as it is ready, without waiting for autovacuum."""
+    # Enough rows to fill many 16-page block ranges: a handful would sit in one range, which the
+    # first insert already covers.
+    text = "".join(
+        perf_sample(f"app{i % 7}", 100 + i % 7, 100 + i % 7, 100 + i * 0.01, "cpu-clock", MS, "work", "main")
+        for i in range(6000)
+    )
+    parsed = parsed_capture(api, text.encode(), "summarized.txt")
+    assert parsed["status"] == "ready"
+    assert parsed["sample_count"] == 6000
+    indexes = db.execute(
+        "SELECT i.indexrelid::regclass::text FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid "
+        "JOIN pg_am a ON a.oid = c.relam WHERE a.amname = 'brin' "
+        "AND i.indrelid::regclass::text IN ('samples', 'timeline_rollups')"
+    ).fetchall()
+    assert ("ix_timeline_rollups_range",) in indexes
+    for (index,) in indexes:
+        left = db.execute("SELECT brin_summarize_new_values(%s::regclass)", (index,)).fetchone()
+        assert left == (0,), f"{index}: {left} block ranges were left unsummarized"
 
 
 # --- plain PostgreSQL only --------------------------------------------------------------------------

@@ -81,10 +81,35 @@ def parse_capture(database_url: str, capture_id: int) -> None:
         # Fresh statistics: right after a bulk load the planner would guess one row and sort a
         # million on disk instead of hashing them (measured 1.0 s against 0.26 s for 1M samples).
         aux.execute("ANALYZE samples, capture_stack_totals")
+        _summarize_block_ranges(aux)
         refresh_sample_rollup(aux, capture_id)
         _store_thread_states(database_url, capture_id)
         # Ready only now: a flame graph opened the moment the status flips finds every table filled.
         aux.execute("UPDATE captures SET status = %s, progress = 1 WHERE id = %s", (final_status, capture_id))
+
+
+BRIN_INDEXES = """
+    SELECT i.indexrelid::regclass::text FROM pg_index i
+    JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am a ON a.oid = c.relam
+    WHERE a.amname = 'brin' AND i.indrelid::regclass::text = ANY(%s)
+"""
+SUMMARIZE_LOCK_TIMEOUT = "1s"
+
+
+def _summarize_block_ranges(aux: Conn) -> None:
+    """Index the block ranges the parse has just filled, in the BRIN indexes of the tables it writes.
+
+    A range no summary covers yet matches every query, so until autovacuum reached them a timeline
+    zoom right after an upload read thirteen times the rows it needed (23 ms against 7 ms per
+    track). Autovacuum summarizes them too: when it holds a table, that table is left to it.
+    """
+    for (index,) in aux.execute(BRIN_INDEXES, (list(CAPTURE_TABLES),)).fetchall():
+        try:
+            with aux.transaction():
+                aux.execute(f"SET LOCAL lock_timeout = '{SUMMARIZE_LOCK_TIMEOUT}'")
+                aux.execute("SELECT brin_summarize_new_values(%s::regclass)", (index,))
+        except psycopg.errors.LockNotAvailable:
+            log.info("%s: busy (autovacuum?), its new block ranges are left to autovacuum", index)
 
 
 def _store_thread_states(database_url: str, capture_id: int) -> None:
