@@ -347,17 +347,6 @@ def diff_tree(
         return DiffTree(names, [*rows(a, 0), *rows(b, 1)], normalize)
 
 
-def diff_rows(
-    a: Iterable[StackWeight],
-    b: Iterable[StackWeight],
-    frames: Mapping[int, FrameInfo],
-    normalize: Normalize = "total",
-    max_nodes: int = DEFAULT_MAX_NODES,
-) -> DiffResult:
-    """The whole diff of the flame graph's rows, pruned to `max_nodes`."""
-    return _whole(diff_tree(a, b, frames, normalize), max_nodes)
-
-
 def _whole(tree: DiffTree, max_nodes: int) -> DiffResult:
     whole = tree.result((), max_nodes)
     assert whole is not None  # the root is always there
