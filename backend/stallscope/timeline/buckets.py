@@ -59,10 +59,6 @@ class Grid:
     def end_us(self) -> int:
         return self.start_us + self.width_us * self.count
 
-    def index(self, us: int) -> int:
-        """Which bucket `us` falls in (may be out of range; callers check)."""
-        return (us - self.start_us) // self.width_us
-
     @property
     def start(self) -> datetime:
         return from_epoch_us(self.start_us)
