@@ -25,6 +25,28 @@ CELL_BUDGET = 120_000
 canvas in a few milliseconds, and a terminal shows far fewer."""
 
 ValueKind = Literal["count", "duration"]
+HeatmapStream = Literal["samples", "off-cpu", "on-cpu", "syscall", "fault", "function", "tracepoint"]
+STREAMS: tuple[HeatmapStream, ...] = (
+    "samples",
+    "off-cpu",
+    "on-cpu",
+    "syscall",
+    "fault",
+    "function",
+    "tracepoint",
+)
+EVENT_STREAMS: tuple[HeatmapStream, ...] = STREAMS[1:]
+"""Streams that are events (the API reads them from the events table, where `kind` is the name)."""
+COUNT_UNITS: dict[str, str] = {
+    "samples": "samples",
+    "off-cpu": "intervals",
+    "on-cpu": "intervals",
+    "syscall": "calls",
+    "fault": "faults",
+    "function": "calls",
+    "tracepoint": "events",
+}
+"""What one record of each stream is called when cells count records."""
 
 
 def row_width_us(rows: int) -> int:

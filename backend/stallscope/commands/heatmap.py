@@ -12,7 +12,15 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from stallscope.analysis.heatmap import CellBins, Heatmap, HotCell, build_heatmap, row_width_us
+from stallscope.analysis.heatmap import (
+    COUNT_UNITS,
+    STREAMS,
+    CellBins,
+    Heatmap,
+    HotCell,
+    build_heatmap,
+    row_width_us,
+)
 from stallscope.ingest.clock import EPOCH_NS_THRESHOLD
 from stallscope.ingest.model import EventKind, ParseError, Record, Sample, TimedEvent
 from stallscope.kit.units import CLOCK_EVENTS, parse_duration_ns
@@ -27,15 +35,6 @@ DESCRIPTION = (
     "  stallscope heatmap trace.txt.gz --stream syscall --name fsync --value duration --rows 20\n"
     "  stallscope heatmap cpu.perf.txt.gz --offset 1763712000 --json > heatmap.json"
 )
-STREAMS = ("samples", "off-cpu", "on-cpu", "syscall", "fault", "function", "tracepoint")
-COUNT_UNITS = {
-    "samples": "samples",
-    "off-cpu": "intervals",
-    "on-cpu": "intervals",
-    "syscall": "calls",
-    "fault": "faults",
-    "function": "calls",
-}
 SHADES = " .:-=+*#%@"
 
 

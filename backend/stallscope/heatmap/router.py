@@ -7,10 +7,10 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query
 
-from stallscope.analysis.heatmap import ValueKind
+from stallscope.analysis.heatmap import HeatmapStream, ValueKind
 from stallscope.deps import SessionDep
 from stallscope.heatmap import service
-from stallscope.heatmap.schemas import HeatmapOut, HeatmapQuery, HeatmapStream, StreamsOut
+from stallscope.heatmap.schemas import HeatmapOut, HeatmapQuery, StreamsOut
 from stallscope.kit.errors import Invalid
 
 router = APIRouter(tags=["heatmap"])

@@ -3,25 +3,10 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
 
 from pydantic import BaseModel
 
-from stallscope.analysis.heatmap import ValueKind
-
-HeatmapStream = Literal["samples", "off-cpu", "on-cpu", "syscall", "fault", "function", "tracepoint"]
-EVENT_STREAMS: tuple[HeatmapStream, ...] = ("off-cpu", "on-cpu", "syscall", "fault", "function", "tracepoint")
-"""Streams read from the events table, where `kind` is the stream's name."""
-
-COUNT_UNITS: dict[str, str] = {
-    "samples": "samples",
-    "off-cpu": "intervals",
-    "on-cpu": "intervals",
-    "syscall": "calls",
-    "fault": "faults",
-    "function": "calls",
-    "tracepoint": "events",
-}
+from stallscope.analysis.heatmap import HeatmapStream, ValueKind
 
 
 class HeatmapQuery(BaseModel):

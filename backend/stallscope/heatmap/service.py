@@ -7,9 +7,12 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy.orm import Session
 
 from stallscope.analysis.heatmap import (
+    COUNT_UNITS,
+    EVENT_STREAMS,
     US_PER_SECOND,
     ColumnPlan,
     Heatmap,
+    HeatmapStream,
     build_heatmap,
     column_limit,
     plan_columns,
@@ -18,11 +21,8 @@ from stallscope.analysis.heatmap import (
 from stallscope.captures.service import require_captures
 from stallscope.heatmap import repository
 from stallscope.heatmap.schemas import (
-    COUNT_UNITS,
-    EVENT_STREAMS,
     HeatmapOut,
     HeatmapQuery,
-    HeatmapStream,
     HotCellOut,
     StreamNameOut,
     StreamOut,
