@@ -12,7 +12,7 @@ import zstandard
 
 from stallscope.cli import main
 from tests.diff.texts import AFTER, BEFORE, MS, sched_capture
-from tests.fixtures.corpus import corpus_dir
+from tests.fixtures.corpus import corpus_file
 
 
 def write(folder: Path, name: str, text: str) -> Path:
@@ -134,10 +134,8 @@ def test_bad_files_are_named_in_one_line(tmp_path: Path, capsys: pytest.CaptureF
 
 
 def test_the_same_recording_printed_two_ways_has_an_empty_diff(capsys: pytest.CaptureFixture[str]) -> None:
-    captures = corpus_dir() / "captures"
-    a, b = captures / "cpu20s.perf.txt.gz", captures / "cpu20s.F.perf.txt.gz"
-    if not (a.is_file() and b.is_file()):
-        pytest.skip(f"corpus captures not found: {a} and {b} (set STALLSCOPE_CORPUS to the corpus folder)")
+    a = corpus_file("captures", "cpu20s.perf.txt.gz")
+    b = corpus_file("captures", "cpu20s.F.perf.txt.gz")
     result = run_json(capsys, a, b, "--top", "5")
     assert result["a"]["samples"] == result["b"]["samples"] == 39_856
     assert result["a"]["total"] == result["b"]["total"]

@@ -12,6 +12,7 @@ import pytest
 from stallscope.cli import main
 from stallscope.commands.local_file import open_local_capture
 from stallscope.ingest.model import EventKind, TimedEvent
+from tests.fixtures.corpus import corpus_file
 
 EPOCH_S = 1_763_712_100  # 2025-11-21T08:01:40Z
 
@@ -186,10 +187,8 @@ def test_clear_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert "cpu-clock" in capsys.readouterr().err
 
 
-def test_real_perf_trace_capture(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    path = corpus / "captures" / "perf_trace.mmap_fsync_futex.txt.gz"
-    if not path.is_file():
-        pytest.skip(f"{path} is not in this corpus")
+def test_real_perf_trace_capture(capsys: pytest.CaptureFixture[str]) -> None:
+    path = corpus_file("captures", "perf_trace.mmap_fsync_futex.txt.gz")
     calls = 0
     closed_ns = 0
     with open_local_capture(path) as capture:

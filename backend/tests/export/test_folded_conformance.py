@@ -24,7 +24,7 @@ from stallscope.ingest.model import Frame, ParseReport, Sample, Stack
 from stallscope.ingest.perf_script import NamingOptions, parse_perf_script
 from stallscope.ingest.perf_script.naming import tidy_java
 from stallscope.kit.compression import open_capture
-from tests.fixtures.corpus import corpus_dir
+from tests.fixtures.corpus import corpus_dir, corpus_missing
 
 CORPUS = corpus_dir()
 FLAMEGRAPH = "perf-script/flamegraph"
@@ -164,9 +164,9 @@ def _capture_cases() -> list[Case]:
 
 
 def _params() -> list[object]:
-    if not (CORPUS / "INDEX.md").is_file():
-        reason = f"corpus not found at {CORPUS}: set STALLSCOPE_CORPUS to the corpus folder"
-        return [pytest.param(None, id="corpus-missing", marks=pytest.mark.skip(reason=reason))]
+    missing = corpus_missing()
+    if missing:
+        return [pytest.param(None, id="corpus-missing", marks=pytest.mark.skip(reason=missing))]
     cases = _inferno_cases() + _flamegraph_cases() + _capture_cases()
     return [pytest.param(case, id=case.id) for case in cases]
 
@@ -305,6 +305,7 @@ def test_matches_reference(case: Case) -> None:
 
 
 def test_case_count() -> None:
-    if not (CORPUS / "INDEX.md").is_file():
-        pytest.skip(f"corpus not found at {CORPUS}: set STALLSCOPE_CORPUS to the corpus folder")
+    missing = corpus_missing()
+    if missing:
+        pytest.skip(missing)
     assert (len(_inferno_cases()), len(_flamegraph_cases()), len(_capture_cases())) == (15, 72, 6)

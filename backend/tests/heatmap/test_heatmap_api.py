@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import subprocess
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,6 +11,7 @@ from fastapi.testclient import TestClient
 from stallscope.analysis.heatmap import CellBins, build_heatmap
 from stallscope.commands.local_file import open_local_capture
 from stallscope.ingest.model import EventKind, TimedEvent
+from tests.fixtures.corpus import corpus_file
 from tests.fixtures.factories import make_incident, upload_bytes
 from tests.fixtures.worker import wait_parsed
 
@@ -235,12 +235,8 @@ def test_only_captures_holding_the_stream_make_the_columns(
     assert (syscalls["first_second"], syscalls["columns"]) == (OFFSET_S, 3)
 
 
-def test_a_real_capture_matches_the_offline_command(
-    api: TestClient, worker: subprocess.Popen[bytes], corpus: Path
-) -> None:
-    path = corpus / "captures" / "perf_trace.mmap_fsync_futex.txt.gz"
-    if not path.is_file():
-        pytest.skip(f"{path} is not in this corpus")
+def test_a_real_capture_matches_the_offline_command(api: TestClient, worker: subprocess.Popen[bytes]) -> None:
+    path = corpus_file("captures", "perf_trace.mmap_fsync_futex.txt.gz")
     incident = make_incident(api)
     capture = upload_bytes(api, incident["id"], path.read_bytes(), path.name)
     assert wait_parsed(api, capture["id"])["status"] in {"ready", "partial"}
