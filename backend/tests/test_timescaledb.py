@@ -10,7 +10,6 @@ from __future__ import annotations
 import subprocess
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,10 +21,9 @@ from stallscope.db import get_session_factory, libpq_url
 from stallscope.flame import repository as flame_repository
 from stallscope.flame import service as flame_service
 from stallscope.timeseries import ROLLUP_VIEW
+from tests.fixtures.db import Conn
 from tests.fixtures.factories import make_incident, upload_bytes
 from tests.fixtures.worker import wait_parsed
-
-Conn = psycopg.Connection[tuple[Any, ...]]
 
 NO_TIMESCALEDB = "TimescaleDB is not installed in this PostgreSQL; the plain-PostgreSQL path ran instead"
 HAS_TIMESCALEDB = (
@@ -70,17 +68,6 @@ def perf_capture(tag: str, *, timed: bool = True) -> bytes:
 
 CPU_TOTAL = 7_000_000
 SAMPLES = 9
-
-
-@pytest.fixture(scope="module")
-def db(database_url: str) -> Iterator[Conn]:
-    with psycopg.connect(libpq_url(database_url), autocommit=True) as conn:
-        yield conn
-
-
-@pytest.fixture(scope="module")
-def timescaledb(db: Conn) -> bool:
-    return db.execute("SELECT 1 FROM pg_extension WHERE extname = 'timescaledb'").fetchone() is not None
 
 
 @pytest.fixture

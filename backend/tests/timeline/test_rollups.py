@@ -5,20 +5,16 @@ from __future__ import annotations
 
 import gzip
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
-import psycopg
 import pytest
 from fastapi.testclient import TestClient
 
-from stallscope.db import libpq_url
+from tests.fixtures.db import Conn
 from tests.fixtures.factories import make_incident
 from tests.fixtures.worker import wait_parsed
 from tests.timeline.capture_text import OFFSET, iso, one_track, perf_capture, timeline, tracks, upload_parsed
 
-Conn = psycopg.Connection[tuple[Any, ...]]
 SECOND_US = 1_000_000
 
 NO_TIMESCALEDB = "TimescaleDB is not installed in this PostgreSQL; the timeline buckets with date_bin here"
@@ -28,17 +24,6 @@ CLOCKMONO = "captures/clockmono/cpu5s_clockmono.perf.txt.gz"
 CLOCKMONO_OFFSET = "+1795297732.388439s"
 """realtime - monotonic, measured beside the recording (cpu5s_clockmono.clock.jsonl)."""
 PERF_TRACE = "captures/perf_trace.mmap_fsync_futex.txt.gz"
-
-
-@pytest.fixture(scope="module")
-def db(database_url: str) -> Iterator[Conn]:
-    with psycopg.connect(libpq_url(database_url), autocommit=True) as conn:
-        yield conn
-
-
-@pytest.fixture(scope="module")
-def timescaledb(db: Conn) -> bool:
-    return db.execute("SELECT 1 FROM pg_extension WHERE extname = 'timescaledb'").fetchone() is not None
 
 
 def rollup_summary(db: Conn, capture_id: int) -> list[tuple[str, int, int, int]]:
