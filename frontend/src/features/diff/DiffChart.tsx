@@ -11,7 +11,7 @@ import { literalMatcher } from '../../shared/regex';
 import { afterNextPaint, measure } from '../../shared/timing';
 import { frameHierarchy, FrameIds, minFrameWidth, sourceNode, zoomView, type ChartNode } from '../flame/frames';
 import { HIGHLIGHT_COLOR } from '../flame/palette';
-import { renderTooltip } from '../flame/tooltip';
+import { createTooltip } from '../flame/tooltip';
 import { newFlameGraph, PLACEHOLDER, showRoot, useChartWidth, zoomOnClick } from '../flame/chartKit';
 import { settleFrameWidths } from '../flame/settleFrames';
 import { pathKey } from '../flame/tree';
@@ -77,35 +77,11 @@ function paintFrames(h: Handle): void {
   });
 }
 
-/** A plain-text tooltip (frame names come from untrusted captures: no markup is ever parsed). */
-function createTooltip(totals: () => DiffTotals): FlameTooltip<ChartNode> {
-  let el: HTMLDivElement | null = null;
-  const create = () => {
-    el = document.createElement('div');
-    el.className = 'flame-tip';
-    el.setAttribute('role', 'tooltip');
-    el.hidden = true;
-    document.body.append(el);
-  };
-  return Object.assign(create, {
-    show: (event: MouseEvent, d: FlameFrame<ChartNode>) => {
-      const node = sourceNode(d.data);
-      if (!el || !isDiffNode(node)) return;
-      renderTooltip(el, diffTooltip(node, totals()));
-      el.hidden = false;
-      const gap = 14;
-      const left = Math.min(event.clientX + gap, window.innerWidth - el.offsetWidth - 4);
-      const below = event.clientY + gap + el.offsetHeight > window.innerHeight;
-      el.style.left = `${Math.max(4, left)}px`;
-      el.style.top = `${Math.max(4, below ? event.clientY - gap - el.offsetHeight : event.clientY + gap)}px`;
-    },
-    hide: () => {
-      if (el) el.hidden = true;
-    },
-    destroy: () => {
-      el?.remove();
-      el = null;
-    },
+/** The diff's tooltip: both sides and the change; `totals` is read on each show. */
+function createDiffTooltip(totals: () => DiffTotals): FlameTooltip<ChartNode> {
+  return createTooltip((d) => {
+    const node = sourceNode(d.data);
+    return isDiffNode(node) ? diffTooltip(node, totals()) : null;
   });
 }
 
@@ -123,7 +99,7 @@ export function DiffChart({ tree, side, largest, totals, search, zoom, onZoom, o
   useEffect(() => {
     const el = chartRef.current;
     if (!el) return;
-    const tooltip = createTooltip(() => latest.current.totals);
+    const tooltip = createDiffTooltip(() => latest.current.totals);
     const chart = newFlameGraph(tooltip);
     const handle: Handle = {
       chart,

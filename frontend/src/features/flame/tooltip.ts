@@ -65,8 +65,11 @@ function placeNear(el: HTMLElement, x: number, y: number): void {
   el.style.top = `${top}px`;
 }
 
-/** A d3-flame-graph tooltip; `unit` is read on each show so it follows the current response. */
-export function createFlameTooltip(unit: () => string): FlameTooltip<ChartNode> {
+/**
+ * A d3-flame-graph tooltip showing `content(frame)` (nothing when it gives null), as text only,
+ * placed beside the pointer. The flame graph and the diff differ only in what they show.
+ */
+export function createTooltip(content: (d: FlameFrame<ChartNode>) => TooltipContent | null): FlameTooltip<ChartNode> {
   let el: HTMLDivElement | null = null;
   const create = () => {
     el = document.createElement('div');
@@ -75,12 +78,11 @@ export function createFlameTooltip(unit: () => string): FlameTooltip<ChartNode> 
     el.hidden = true;
     document.body.append(el);
   };
-  const tip: FlameTooltip<ChartNode> = Object.assign(create, {
+  return Object.assign(create, {
     show: (event: MouseEvent, d: FlameFrame<ChartNode>) => {
-      if (!el) return;
-      const root = d.ancestors().at(-1) ?? d;
-      const parent = d.parent ? sourceNode(d.parent.data) : null;
-      renderTooltip(el, tooltipContent(sourceNode(d.data), parent, sourceNode(root.data), unit()));
+      const shown = el ? content(d) : null;
+      if (!el || !shown) return;
+      renderTooltip(el, shown);
       el.hidden = false;
       placeNear(el, event.clientX, event.clientY);
     },
@@ -92,5 +94,13 @@ export function createFlameTooltip(unit: () => string): FlameTooltip<ChartNode> 
       el = null;
     },
   });
-  return tip;
+}
+
+/** The flame graph's tooltip; `unit` is read on each show so it follows the current response. */
+export function createFlameTooltip(unit: () => string): FlameTooltip<ChartNode> {
+  return createTooltip((d) => {
+    const root = d.ancestors().at(-1) ?? d;
+    const parent = d.parent ? sourceNode(d.parent.data) : null;
+    return tooltipContent(sourceNode(d.data), parent, sourceNode(root.data), unit());
+  });
 }
