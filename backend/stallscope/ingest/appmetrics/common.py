@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import BinaryIO
 
@@ -57,9 +58,18 @@ def is_number(value: object) -> bool:
 
 
 def number(value: object) -> float:
-    """A JSON number or numeric string as a float; ValueError otherwise."""
-    if is_number(value):
-        return float(value)  # type: ignore[arg-type]
+    """A JSON number or numeric string as a float; ValueError otherwise.
+
+    An integer past a float's range is infinite, as `float()` reads the same digits written as text
+    (which the fast paths do), rather than the OverflowError `float()` raises for the integer.
+    """
+    if isinstance(value, int) and not isinstance(value, bool):
+        try:
+            return float(value)
+        except OverflowError:
+            return math.inf if value > 0 else -math.inf
+    if isinstance(value, float):
+        return value
     if isinstance(value, str):
         return float(value)
     raise ValueError(f"{value!r} is not a number")

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from stallscope.ingest.appmetrics.common import cut, drop
+from stallscope.ingest.json_text import loads
 from stallscope.ingest.model import ParseReport
 from stallscope.ingest.text_lines import TextLines
 
@@ -29,7 +30,7 @@ def decode_lines(
     lines = [line.strip() for _, line in numbered]
     if all(line[:1] == b"{" and line[-1:] == b"}" for line in lines):
         try:
-            values = json.loads(b"[" + b",".join(lines) + b"]")
+            values = loads(b"[" + b",".join(lines) + b"]")
         except (ValueError, UnicodeDecodeError):
             values = None
         if values is not None and len(values) == len(lines) and all(type(v) is dict for v in values):
@@ -37,7 +38,7 @@ def decode_lines(
             return
     for number, line in numbered:
         try:
-            yield number, json.loads(line)
+            yield number, loads(line)
         except (ValueError, UnicodeDecodeError) as exc:
             if reader.cut_tail and number == reader.number:
                 cut(report, number)

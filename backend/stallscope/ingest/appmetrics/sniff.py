@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
+
+from stallscope.ingest.json_text import loads
 
 
 def first_json_object(head: bytes) -> dict[str, Any] | None:
@@ -15,7 +16,7 @@ def first_json_object(head: bytes) -> dict[str, Any] | None:
     if not newline and len(head) >= 64 * 1024:
         return None  # the sniffed window cut the line
     try:
-        obj = json.loads(line)
+        obj = loads(line)
     except (ValueError, UnicodeDecodeError):
         return None
     return obj if isinstance(obj, dict) else None

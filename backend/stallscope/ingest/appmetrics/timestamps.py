@@ -17,6 +17,7 @@ import math
 import re
 
 from stallscope.ingest.model import ParseReport
+from stallscope.ingest.value_ranges import MAX_TIME_NS, fits_time
 
 NS_PER_S = 1_000_000_000
 _EPOCH_ORDINAL = dt.date(1970, 1, 1).toordinal()
@@ -28,6 +29,7 @@ _ISO = re.compile(
 _MAX_CACHED_DATES = 100_000
 _POWERS_OF_TEN: tuple[int, ...] = tuple(10**digits for digits in range(10))
 NAIVE_ISO = "timestamps have no time zone; read as UTC"
+OUT_OF_RANGE = "is not a time (after the year 5138, or before 1653)"
 
 
 class EpochUnit(enum.Enum):
@@ -36,7 +38,7 @@ class EpochUnit(enum.Enum):
     SECONDS = ("seconds", NS_PER_S, 0.0, 1e11)  # 1e11 s is the year 5138
     MILLISECONDS = ("milliseconds", 1_000_000, 1e11, 1e14)
     MICROSECONDS = ("microseconds", 1_000, 1e14, 1e17)
-    NANOSECONDS = ("nanoseconds", 1, 1e17, float("inf"))
+    NANOSECONDS = ("nanoseconds", 1, 1e17, float(MAX_TIME_NS))
 
     def __init__(self, label: str, scale_ns: int, low: float, high: float) -> None:
         self.label = label
@@ -74,6 +76,24 @@ class TimeReader:
     def number(self, value: float, line: int) -> int:
         """A JSON number: an int is exact; a float goes through its shortest text, which is exact for
         the millisecond and microsecond fractions people write."""
+        time_ns = self._number(value, line)
+        if not fits_time(time_ns):
+            raise BadTime(f"timestamp {value!r:.40} {OUT_OF_RANGE}")
+        return time_ns
+
+    def text(self, text: str, line: int) -> int:
+        """A timestamp written as text: an epoch number or ISO 8601."""
+        try:
+            time_ns = self._text(text, line)
+        except BadTime:
+            raise
+        except (ValueError, OverflowError) as exc:  # more digits than int() takes; float overflow
+            raise BadTime(f"timestamp {text.strip()[:40]!r} {OUT_OF_RANGE}") from exc
+        if not fits_time(time_ns):
+            raise BadTime(f"timestamp {text.strip()[:40]!r} {OUT_OF_RANGE}")
+        return time_ns
+
+    def _number(self, value: float, line: int) -> int:
         if isinstance(value, int):
             if self._low <= abs(value) < self._high:
                 return value * self._scale
@@ -82,8 +102,7 @@ class TimeReader:
             raise BadTime(f"timestamp {value!r} is not a time")
         return self.text(repr(value), line)
 
-    def text(self, text: str, line: int) -> int:
-        """A timestamp written as text: an epoch number or ISO 8601."""
+    def _text(self, text: str, line: int) -> int:
         try:
             value = int(text)
         except ValueError:
@@ -108,6 +127,8 @@ class TimeReader:
         return round(number * self._epoch(number).scale_ns)
 
     def _epoch(self, value: float) -> EpochUnit:
+        if not abs(value) < EpochUnit.NANOSECONDS.high:  # and not NaN: it must not set the file's unit
+            raise BadTime(f"timestamp {value!r:.40} {OUT_OF_RANGE}")
         unit = epoch_unit(value)
         if self.iso:
             raise BadTime(f"epoch timestamp {value!r} in a file whose timestamps are ISO 8601")

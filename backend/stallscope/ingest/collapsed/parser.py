@@ -14,10 +14,15 @@ from typing import BinaryIO
 
 from stallscope.ingest.model import Frame, FrameKind, ParseError, ParseReport, Sample, Stack
 from stallscope.ingest.text_lines import TextLines, note_cut_tail, reject_non_text
+from stallscope.ingest.value_ranges import INT64_DIGITS, INT64_MAX
 
 EVENT = "collapsed"
 MAX_CACHED_STACKS = 50_000
-"""Distinct stack texts remembered; past this the cache starts again (memory stays bounded)."""
+"""Distinct stack texts remembered; past this, or `MAX_CACHED_STACK_BYTES` of them, the cache starts
+again (memory stays bounded however long or deep the lines)."""
+MAX_CACHED_STACK_BYTES = 32 << 20
+MAX_CACHED_FRAMES = 250_000
+"""Frame names interned; past this the table starts again (cached stacks keep their own frames)."""
 _SUFFIX_KINDS = {"_[k]": FrameKind.KERNEL, "_[j]": FrameKind.JIT, "_[i]": FrameKind.INLINE}
 
 
@@ -31,12 +36,14 @@ def parse_collapsed(stream: BinaryIO, report: ParseReport) -> Iterator[Sample]:
 
 
 def split_line(text: bytes) -> tuple[bytes, int] | None:
-    """`a;b;c 12` -> (b"a;b;c", 12); None if the line does not end in a space and a count."""
+    """`a;b;c 12` -> (b"a;b;c", 12); None if the line does not end in a space and a count that a
+    sample's 64-bit weight holds."""
     stack, sep, count = text.rstrip().rpartition(b" ")
-    if not sep or not stack.strip() or not count.isdigit():
+    if not sep or not stack.strip() or not count.isdigit() or len(count) > INT64_DIGITS:
         return None
+    weight = int(count)
     # Frames may end in a space (perf names a symbol-less frame " "): the stack is kept as written.
-    return stack, int(count)
+    return (stack, weight) if weight <= INT64_MAX else None
 
 
 class _Parser:
@@ -44,6 +51,7 @@ class _Parser:
         self.report = report
         self._frames: dict[str, Frame] = {}
         self._stacks: dict[bytes, tuple[str, Stack]] = {}
+        self._stack_bytes = 0
         self._seen_sample = False
 
     def run(self, stream: BinaryIO) -> Iterator[Sample]:
@@ -72,9 +80,11 @@ class _Parser:
         names = text.decode("utf-8", "replace").split(";")
         frames = tuple(self._frame(name) for name in names[1:])
         found = (names[0], frames)
-        if len(self._stacks) >= MAX_CACHED_STACKS:
+        if len(self._stacks) >= MAX_CACHED_STACKS or self._stack_bytes >= MAX_CACHED_STACK_BYTES:
             self._stacks.clear()
+            self._stack_bytes = 0
         self._stacks[text] = found
+        self._stack_bytes += len(text)
         return found
 
     def _frame(self, annotated: str) -> Frame:
@@ -84,6 +94,8 @@ class _Parser:
             suffix_kind = _SUFFIX_KINDS.get(annotated[-4:])
             if suffix_kind is not None:
                 name, kind = annotated[:-4], suffix_kind
+            if len(self._frames) >= MAX_CACHED_FRAMES:
+                self._frames.clear()
             frame = self._frames[annotated] = Frame(name, kind)
         return frame
 

@@ -26,6 +26,7 @@ from typing import BinaryIO
 from stallscope.ingest.dtrace.frames import frame_name, kinds_of
 from stallscope.ingest.model import Frame, FrameKind, ParseError, ParseReport, Sample, Stack
 from stallscope.ingest.text_lines import TextLines, note_cut_tail, reject_non_text
+from stallscope.ingest.value_ranges import INT64_DIGITS, fits_int64
 
 DEFAULT_EVENT = "dtrace"
 KEY_INDENT = 8
@@ -94,7 +95,7 @@ class _Parser:
                     continue
                 self._in_header = False
                 if VALUE_LINE.match(raw):
-                    sample = self._close(record, number, int(raw))
+                    sample = self._close(record, number, raw.strip())
                     record = _Record()
                     if sample is not None:
                         yield sample
@@ -116,7 +117,7 @@ class _Parser:
         if described is not None and described.group(1):
             self.event = described.group(1).decode("utf-8", "replace")
 
-    def _close(self, record: _Record, number: int, value: int) -> Sample | None:
+    def _close(self, record: _Record, number: int, value_text: bytes) -> Sample | None:
         if not record.frames and not record.keys:
             if self.report.samples == 0:
                 raise ParseError(number, "not DTrace aggregation output: a value with no stack before it")
@@ -125,6 +126,11 @@ class _Parser:
             return None
         if self.report.samples == 0 and not any(map(is_frame_line, record.frames)):
             raise ParseError(record.line, _not_dtrace((record.keys or [""])[0].encode()))
+        value = int(value_text) if len(value_text.lstrip(b"-")) <= INT64_DIGITS else None
+        if value is None or not fits_int64(value):
+            self.report.dropped_lines += len(record.keys) + len(record.frames) + 1
+            self.report.warn(number, "a value too large for a sample's weight; dropped its stack")
+            return None
         self.report.samples += 1
         comm = " ".join(record.keys)
         return Sample(

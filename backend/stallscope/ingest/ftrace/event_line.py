@@ -21,11 +21,11 @@ import re
 from stallscope.ingest.model import FrameKind
 
 EVENT = re.compile(
-    rb"""\s*(?P<comm>.*?)-(?P<tid>\d+)\s+
-    (?:\(\s*(?P<tgid>-?\d+|-+)\)\s+)?
-    \[(?P<cpu>\d+)\]\s+
+    rb"""\s*+(?P<comm>.*?)-(?P<tid>\d{1,9})\s+   # `*+`: blanks are never the comm's, tried once
+    (?:\(\s*(?P<tgid>-?\d{1,9}|-+)\)\s+)?
+    \[(?P<cpu>\d{1,4})\]\s+
     (?:(?P<flags>[.a-zA-Z0-9]{4,6})\s+)?
-    (?P<time>\d+\.\d+):\s+
+    (?P<time>\d{1,11}\.\d+):\s+
     (?P<event><stack\ trace>|<user\ stack\ trace>|\w+):?\s*(?P<rest>.*?)\s*\Z""",
     re.VERBOSE,
 )

@@ -22,18 +22,21 @@ import re
 from dataclasses import dataclass
 
 PROLOGUE = re.compile(
-    rb"""\s*(?:(?P<abs>\d+\.\d+)\s+\|\s+)?
-    (?:(?P<cpu>\d+)\)\s+)?
-    (?:(?P<proc>[^|\s][^|]*?-\d+)\s+\|\s+)?
+    rb"""\s*(?:(?P<abs>\d{1,11}\.\d+)\s+\|\s+)?
+    (?:(?P<cpu>\d{1,4})\)\s+)?
+    (?:(?P<proc>[^|\s][^|]*?-\d{1,9})\s+\|\s+)?
     (?:(?P<mark>[+!\#*@$])\s+)?
-    (?:(?P<duration>\d+(?:\.\d+)?)\s+us\s+)?
+    (?:(?P<duration>\d{1,15}(?:\.\d+)?)\s+us\s+)?
     \|(?P<body>.*)\Z""",
     re.VERBOSE,
 )
 CONTEXT_SWITCH = re.compile(
-    rb"\s*(?:\d+\.\d+\s+\|\s+)?(?P<cpu>\d+)\)\s+(?P<prev>\S.*?-\d+)\s+=>\s+(?P<next>\S.*?-\d+)\s*\Z"
+    rb"\s*(?:\d+\.\d+\s+\|\s+)?(?P<cpu>\d{1,4})\)\s+"
+    rb"(?P<prev>\S.{0,63}?-\d{1,9})\s+=>\s+(?P<next>\S.{0,63}?-\d{1,9})\s*\Z"
 )
-LOST_EVENTS = re.compile(rb"\s*CPU:\s*(?P<cpu>\d+) \[LOST (?P<count>\d+) EVENTS\]")
+"""`comm-pid => comm-pid`: each task at most 64 characters before its pid, so that a long line costs
+a bounded number of tries at each `=>` (unbounded, a 300 KB line took half a minute)."""
+LOST_EVENTS = re.compile(rb"\s*CPU:\s*(?P<cpu>\d{1,4}) \[LOST (?P<count>\d{1,18}) EVENTS\]")
 _TAIL = re.compile(rb"/\*\s*(?P<text>.*?)\s*\*/")
 
 

@@ -34,7 +34,7 @@ _DASHES = re.compile(rb"\s*-{10,}\s*\Z")
 _ARROWS = (b"==========>", b"<==========")
 GLOBAL_KEY = "all"
 MAX_CACHED_BODIES = 200_000
-DEFAULT_COLUMNS = re.compile(rb" *(\d+)\) +(?:[+!#*@$] +)?(?:(\d+(?:\.\d+)?) us +)?")
+DEFAULT_COLUMNS = re.compile(rb" *(\d{1,4})\) +(?:[+!#*@$] +)?(?:(\d{1,15}(?:\.\d+)?) us +)?")
 """The default layout's columns before the first `|` (CPU and duration only); `PROLOGUE` reads them all."""
 MAX_CACHED_COLUMNS = 100_000
 FLUSH_EVENTS = 64

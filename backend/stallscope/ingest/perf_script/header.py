@@ -3,6 +3,11 @@
 Every field between the thread id and the event is optional, because `perf script -F` can leave any of
 them out, and perf pads columns with runs of spaces. One compiled pattern reads them all; the comm is
 matched lazily so names with spaces (`V8 WorkerThread`) and odd names (`:-1` for an exited task) work.
+Numbers have as many digits as their columns hold (`value_ranges`): a header with a longer one is no header.
+
+Only one way to split the blanks around the comm is tried (possessive `*+`, a comm that starts and ends
+with a non-blank): when the blanks before the comm, the comm and the blanks after it could each take
+them, a line of a few thousand blanks that is not a header took seconds, and one of 64 KB never ended.
 """
 
 from __future__ import annotations
@@ -11,12 +16,12 @@ import re
 
 HEADER = re.compile(
     rb"""
-    \s*(?P<comm>.*?)\s+
-    (?P<pid>-?\d+)(?:/(?P<tid>-?\d+))?\s+         # "tid", or "pid/tid" with -F pid,tid
-    (?:\[(?P<cpu>\d+)\]\s+)?
+    \s*+(?P<comm>(?:\S(?:.*?\S)??)?)\s*+(?<=\s)  # blanks are never the comm's (docstring)
+    (?P<pid>-?\d{1,9})(?:/(?P<tid>-?\d{1,9}))?\s+ # "tid", or "pid/tid" with -F pid,tid
+    (?:\[(?P<cpu>\d{1,4})\]\s+)?
     (?:\d{4}-\d\d-\d\d\ \d\d:\d\d:\d\d(?:\.\d+)?\s+)?  # -F +tod wall-clock time: not kept
-    (?:(?P<time>\d+\.\d+):\s+)?
-    (?:(?P<period>\d+)\s+)?
+    (?:(?P<time>\d{1,11}\.\d+):\s+)?
+    (?:(?P<period>\d{1,18})\s+)?
     (?!\d+\.\d+:)(?P<event>\S+?):                  # may hold colons (sched:sched_switch); never a time
     (?:\s+(?P<rest>.*\S))?\s*\Z
     """,

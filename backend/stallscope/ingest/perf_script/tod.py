@@ -14,7 +14,8 @@ from datetime import UTC, datetime
 from statistics import median_low
 
 _TOD_AND_TIME = re.compile(
-    rb"^\s*\S.*?\s(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))?\s+(\d+)\.(\d+):", re.MULTILINE
+    rb"^\s*\S.*?\s(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))?\s+(\d{1,11})\.(\d+):",
+    re.MULTILINE,
 )
 MAX_LINES = 1000
 
@@ -28,7 +29,10 @@ def tod_offset_ns(head: bytes, utc_offset_s: int = 0) -> int | None:
     offsets = []
     for match in _TOD_AND_TIME.finditer(head):
         year, month, day, hour, minute, second, fraction, whole, frac = match.groups()
-        wall = datetime(int(year), int(month), int(day), int(hour), int(minute), int(second), tzinfo=UTC)
+        try:
+            wall = datetime(int(year), int(month), int(day), int(hour), int(minute), int(second), tzinfo=UTC)
+        except ValueError:  # not a date (a damaged line): the other samples still tell
+            continue
         wall_ns = (
             int(wall.timestamp()) * 1_000_000_000 + _fraction_ns(fraction) - utc_offset_s * 1_000_000_000
         )

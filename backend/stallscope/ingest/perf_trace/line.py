@@ -11,7 +11,9 @@ yet, `comm/tid ` (comm cut to 14 characters; both left out when a single thread 
 
 `trace.show_duration=no` drops the duration column. Results are numbers, `0x` addresses,
 `-1 EAGAIN (Resource temporarily unavailable)` (older perf: no parentheses), `0 (Timeout)` or a
-child's pid with its comm.
+child's pid with its comm. Numbers have as many digits as their columns hold (`value_ranges`): times up to
+the year 5138 in milliseconds, durations in 64-bit nanoseconds, 32-bit thread ids; a line with a
+longer one is not a syscall line.
 """
 
 from __future__ import annotations
@@ -20,22 +22,21 @@ import re
 from dataclasses import dataclass
 
 LINE = re.compile(
-    rb"""\s*(?P<time>\d+\.\d+|\?)\s
-    (?:\s*\((?:\s*(?P<duration>\d+\.\d+)\s*ms|\s*)\):)?\s*
-    (?:(?:(?P<comm>\S.*?)/)?(?P<tid>-?\d+)\s+)?
+    rb"""\s*(?P<time>\d{1,14}\.\d+|\?)\s
+    (?:\s*\((?:\s*(?P<duration>\d{1,12}\.\d+)\s*ms|\s*)\):)?\s*
+    (?:(?:(?P<comm>\S.*?)/)?(?P<tid>-?\d{1,9})\s+)?
     (?P<body>[A-Za-z_.].*\S)\s*\Z""",
     re.VERBOSE,
 )
 # The three common shapes, each in one match (`read_line` handles every other variant):
-_HEAD = rb"\s*(\d+)\.(\d{3}) \("
-_WHO = rb"\): (\S.*?)/(\d+) +"
-COMPLETE = re.compile(_HEAD + rb"\s*(\d+)\.(\d{3}) ms" + _WHO + rb"([A-Za-z_][\w.]*)\((.*)\)\s*= (.*?)\s*\Z")
+_HEAD = rb"\s*(\d{1,14})\.(\d{3}) \("
+_DURATION = rb"\s*(\d{1,12})\.(\d{3}) ms"
+_WHO = rb"\): (\S.*?)/(\d{1,9}) +"
+COMPLETE = re.compile(_HEAD + _DURATION + _WHO + rb"([A-Za-z_][\w.]*)\((.*)\)\s*= (.*?)\s*\Z")
 """time s, ms; duration s, ms; comm; tid; name; args; result."""
 STARTED = re.compile(_HEAD + rb"\s+" + _WHO + rb"([A-Za-z_][\w.]*)\((.*?)\)?\s+\.\.\.\Z")
 """time s, ms; comm; tid; name; args."""
-CONTINUED = re.compile(
-    _HEAD + rb"\s*(\d+)\.(\d{3}) ms" + _WHO + rb"\.\.\. \[continued\]: ([\w.]+)\(\)\)\s*= (.*?)\s*\Z"
-)
+CONTINUED = re.compile(_HEAD + _DURATION + _WHO + rb"\.\.\. \[continued\]: ([\w.]+)\(\)\)\s*= (.*?)\s*\Z")
 """time s, ms; duration s, ms; comm; tid; name; result."""
 _CONTINUED = re.compile(rb"\.\.\.\s\[continued\]:\s(?P<name>[\w.]+)\(\)\)(?:\s*=\s(?P<result>.*))?\Z")
 _CALL = re.compile(rb"(?P<name>[A-Za-z_][\w.]*)\((?P<args>.*)\)\s*=\s(?P<result>.*)\Z")

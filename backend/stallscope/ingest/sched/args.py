@@ -11,7 +11,10 @@ and libtraceevent's sched plugin (trace-cmd, perf built with plugins):
     cc1:20728 [120] R+ ==> perf:20718 [120]
     perf:20697 [120] CPU:001                                             (older: success=1 CPU:001)
 
-Comms may hold spaces, so every pattern anchors on the field that follows the comm.
+Comms may hold spaces, so every pattern anchors on the field that follows the comm; a comm is at most
+63 characters (the kernel's hold 15), so that a long line that is no switch is given up at once
+rather than tried at every `pid=` in it (a 300 KB line took seconds). Numbers have as many digits as
+their columns hold (`value_ranges`): arguments with a longer one are not read.
 """
 
 from __future__ import annotations
@@ -23,16 +26,16 @@ from stallscope.ingest.model import Stack
 
 _SWITCH = (
     re.compile(
-        r"prev_comm=(.*) prev_pid=(-?\d+) prev_prio=-?\d+ prev_state=(\S+) "
-        r"==> next_comm=(.*) next_pid=(-?\d+) next_prio=-?\d+"
+        r"prev_comm=(.{0,63}) prev_pid=(-?\d{1,9}) prev_prio=-?\d+ prev_state=(\S+) "
+        r"==> next_comm=(.{0,63}) next_pid=(-?\d{1,9}) next_prio=-?\d+"
     ),
-    re.compile(r"(.*):(-?\d+) \[-?\d+\] (\S+) ==> (.*):(-?\d+) \[-?\d+\]"),
+    re.compile(r"(.{0,63}):(-?\d{1,9}) \[-?\d+\] (\S+) ==> (.{0,63}):(-?\d{1,9}) \[-?\d+\]"),
 )
 _WAKEUP = (
-    re.compile(r"comm=(.*) pid=(-?\d+) prio=-?\d+(?: success=\d+)? target_cpu=(\d+)"),
-    re.compile(r"(.*):(-?\d+) \[-?\d+\](?: success=\d+)? CPU:(\d+)"),
+    re.compile(r"comm=(.{0,63}) pid=(-?\d{1,9}) prio=-?\d+(?: success=\d+)? target_cpu=(\d{1,4})"),
+    re.compile(r"(.{0,63}):(-?\d{1,9}) \[-?\d+\](?: success=\d+)? CPU:(\d{1,4})"),
 )
-_STAT = re.compile(r"comm=(.*) pid=(-?\d+) (?:delay|runtime)=(\d+) \[ns\]")
+_STAT = re.compile(r"comm=(.{0,63}) pid=(-?\d{1,9}) (?:delay|runtime)=(\d{1,18}) \[ns\]")
 
 EXIT_STATES = frozenset({"X", "Z", "X|Z", "Z|X"})
 """A task's last switch: dead (X) or a zombie waiting for its parent (Z). It never comes back."""

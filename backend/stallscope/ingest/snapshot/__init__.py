@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from typing import BinaryIO
 
+from stallscope.ingest.json_text import loads
 from stallscope.ingest.model import CaptureClock, Document, ParseError, ParseReport, Record
 from stallscope.ingest.registry import Importer
 
@@ -23,8 +23,8 @@ def parse(stream: BinaryIO, report: ParseReport) -> Iterator[Record]:
     if len(data) > MAX_SNAPSHOT_BYTES:
         raise ParseError(0, f"a snapshot larger than {MAX_SNAPSHOT_BYTES >> 20} MiB is not a snapshot")
     try:
-        content = json.loads(data)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        content = loads(data)
+    except ValueError as exc:
         line = getattr(exc, "lineno", 0)
         raise ParseError(line, f"the snapshot is not valid JSON: {exc}") from exc
     if not isinstance(content, dict) or content.get("stallscope") != "snapshot":

@@ -30,7 +30,11 @@ MAX_HEADER_LINES = 20
 MAX_CACHED = 200_000
 MAX_CACHED_STACKS = 20_000
 """Stacks cached by their text, a few KB each: the cap keeps memory bounded."""
-FAULT_LINE = re.compile(rb"\s*(\d+):(\d+):(\d+):(\d+):(\d+):(0x[0-9a-fA-F]+|\d+)\s*\Z")
+FAULT_LINE = re.compile(
+    rb"\s*(\d{1,17}):(\d{1,17}):(\d{1,9}):(\d{1,9}):(\d{1,15}):(0x[0-9a-fA-F]{1,16}|0|[1-9]\d{0,18})\s*\Z"
+)
+"""start_us:end_us:tid:pid:duration_us:retval, each number with as many digits as its column holds
+(`value_ranges`): times up to the year 5138, durations in 64-bit nanoseconds, 32-bit ids."""
 
 
 @dataclass(slots=True)

@@ -19,7 +19,7 @@ from stallscope.ingest.appmetrics.csv_metrics import fast
 from stallscope.ingest.appmetrics.csv_metrics.header import read_header, sniff_delimiter
 from stallscope.ingest.appmetrics.csv_metrics.rows import Rows
 from stallscope.ingest.appmetrics.timestamps import TimeReader
-from stallscope.ingest.model import MetricPoint, MetricRow, ParseReport
+from stallscope.ingest.model import MetricPoint, MetricRow, ParseError, ParseReport
 from stallscope.ingest.text_lines import TextLines
 
 _RUN_LINES = 4096
@@ -38,7 +38,11 @@ def _runs(stream: BinaryIO, report: ParseReport) -> Iterator[Iterable[MetricPoin
     chunks = _decoded(reader)
     header_line, text, rest = _header_line(chunks)
     delimiter = sniff_delimiter(text)
-    header = read_header(next(csv.reader([text], delimiter=delimiter)), header_line)
+    try:
+        cells = next(csv.reader([text], delimiter=delimiter))
+    except csv.Error as exc:
+        raise ParseError(header_line, f"the header is not a CSV row: {exc}") from exc
+    header = read_header(cells, header_line)
     rows = Rows(header, reader, TimeReader(report), report)
     for first, lines, plain in chain([rest], chunks):
         if not plain:

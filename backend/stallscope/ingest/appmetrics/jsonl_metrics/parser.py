@@ -9,7 +9,6 @@ decoded a chunk at a time (`jsonlines`) and read the general way.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator
 from itertools import chain, count
 from typing import BinaryIO
@@ -18,6 +17,7 @@ from stallscope.ingest.appmetrics.common import drop, empty, text_lines
 from stallscope.ingest.appmetrics.jsonl_metrics.reader import ObjectReader
 from stallscope.ingest.appmetrics.jsonl_metrics.template import ReadLine, Template, learn
 from stallscope.ingest.appmetrics.jsonlines import decode_lines
+from stallscope.ingest.json_text import loads
 from stallscope.ingest.model import MetricPoint, MetricRow, ParseReport
 from stallscope.ingest.text_lines import TextLines
 
@@ -66,7 +66,7 @@ def _learn(chunk: list[bytes], objects: ObjectReader, general: ReadLine) -> Temp
     if raw is None or not raw.isascii():
         return None
     try:
-        obj = json.loads(raw)
+        obj = loads(raw)
     except ValueError:
         return None
     return learn(raw, obj, objects, general) if type(obj) is dict else None

@@ -20,7 +20,8 @@ from stallscope.ingest.model import MetricPoint, ParseReport
 
 MAX_CACHED = 100_000
 TIME, SKIP, SERIES = "time", "skip", "series"
-"""Roles of keys: the time, `labels`/`unit`, and everything else."""
+"""Roles of keys: the time, `labels`/`unit` and the empty key (it names nothing, as an empty CSV header
+cell does not), and everything else."""
 
 
 class ObjectReader:
@@ -45,11 +46,11 @@ class ObjectReader:
         return self._wide(obj, line, time_ns)
 
     def role(self, key: str) -> str:
-        """What a key is: the time, `labels`/`unit`, or a series (or a text label, in wide form)."""
+        """What a key is: the time, one to skip, or a series (or a text label, in wide form)."""
         role = self._roles.get(key)
         if role is None:
             lowered = key.lower()
-            role = TIME if lowered in TIME_KEYS else SKIP if key in ("labels", "unit") else SERIES
+            role = TIME if lowered in TIME_KEYS else SKIP if key in ("labels", "unit", "") else SERIES
             if len(self._roles) < MAX_CACHED:
                 self._roles[key] = role
         return role
@@ -135,5 +136,5 @@ class ObjectReader:
         if text:
             labels = self.label_set(dict(labels + tuple(text)), line) or ()
         return [
-            MetricPoint(line, key, time_ns, float(value), labels, self.unit(key)) for key, value in series
+            MetricPoint(line, key, time_ns, number(value), labels, self.unit(key)) for key, value in series
         ]

@@ -14,7 +14,6 @@ which the general way refuses.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Iterable
 from operator import itemgetter
@@ -24,6 +23,7 @@ from stallscope.ingest.appmetrics.common import TIME_KEYS, Labels, drop
 from stallscope.ingest.appmetrics.jsonl_metrics.reader import MAX_CACHED, SERIES, TIME, ObjectReader
 from stallscope.ingest.appmetrics.row_points import row_record_maker
 from stallscope.ingest.appmetrics.timestamps import BadTime
+from stallscope.ingest.json_text import loads
 from stallscope.ingest.model import MetricPoint, MetricRow, RowSeries
 
 ReadLine = Callable[[bytes, int], Iterable[MetricPoint | MetricRow]]
@@ -185,7 +185,7 @@ class _Labels:
 
     def _decode(self, raw: bytes, line: int) -> Labels | None:
         try:
-            decoded = json.loads(raw)
+            decoded = loads(raw)
         except ValueError:
             decoded = None
         found = self._objects.label_set(decoded, line) if type(decoded) is dict else None

@@ -12,14 +12,25 @@ text; any other layout of the same JSON takes the general path.
 
 from __future__ import annotations
 
-import json
+import math
 import re
 from collections.abc import Iterator
 from typing import Any, BinaryIO
 
-from stallscope.ingest.appmetrics.common import Labels, cut, drop, empty, is_number, labels_of, text_lines
+from stallscope.ingest.appmetrics.common import (
+    Labels,
+    cut,
+    drop,
+    empty,
+    is_number,
+    labels_of,
+    number,
+    text_lines,
+)
 from stallscope.ingest.appmetrics.proc_sampler.units import proc_unit
+from stallscope.ingest.json_text import loads
 from stallscope.ingest.model import Document, MetricPoint, ParseError, ParseReport, Record
+from stallscope.ingest.value_ranges import MAX_TIME_DIGITS, MAX_TIME_NS
 
 FORMAT = "proc-sampler"
 VERSION = 1
@@ -27,9 +38,10 @@ MIN_EPOCH_NS = 10**17
 """Below this `t` is not epoch nanoseconds (it is 1973 in them, or a present-day time in ms)."""
 _MAX_CACHED = 100_000
 _RECORD = re.compile(
-    rb'\s*\{\s*"t"\s*:\s*(\d+)\s*,\s*"name"\s*:\s*"([^"\\]*)"\s*,\s*"labels"\s*:\s*(\{[^{}]*\})\s*,'
+    rb'\s*\{\s*"t"\s*:\s*(\d+)\s*,\s*"name"\s*:\s*"([^"\\]+)"\s*,\s*"labels"\s*:\s*(\{[^{}]*\})\s*,'
     rb'\s*"value"\s*:\s*(-?[0-9][0-9.eE+\-]*)\s*\}\s*'
 )
+"""A record in the collector's own layout, with a name (an empty one goes the general way, which drops it)."""
 
 
 def parse_proc_sampler(stream: BinaryIO, report: ParseReport) -> Iterator[Record]:
@@ -57,7 +69,7 @@ def parse_proc_sampler(stream: BinaryIO, report: ParseReport) -> Iterator[Record
 
 def _header(raw: bytes, line: int, report: ParseReport) -> Document:
     try:
-        header = json.loads(raw)
+        header = loads(raw)
     except (ValueError, UnicodeDecodeError) as exc:
         raise ParseError(line, f"the proc-sampler header is not valid JSON: {exc}") from exc
     if not isinstance(header, dict) or header.get("stallscope") != FORMAT:
@@ -83,9 +95,9 @@ class _Records:
 
     def fast(self, match: re.Match[bytes], raw: bytes, line: int) -> MetricPoint | None:
         raw_t, raw_name, raw_labels, raw_value = match.groups()
-        time_ns = int(raw_t)
-        if time_ns < MIN_EPOCH_NS:
-            drop(self._report, line, f"t {time_ns} is not epoch nanoseconds")
+        time_ns = int(raw_t) if len(raw_t) <= MAX_TIME_DIGITS else MAX_TIME_NS + 1
+        if not MIN_EPOCH_NS <= time_ns <= MAX_TIME_NS:
+            drop(self._report, line, f"t {raw_t[:40].decode()} is not epoch nanoseconds")
             return None
         named = self._names.get(raw_name)
         if named is None:
@@ -93,7 +105,7 @@ class _Records:
         labels = self._labels.get(raw_labels)
         if labels is None:
             try:
-                labels = labels_of(json.loads(raw_labels))
+                labels = labels_of(loads(raw_labels))
             except (ValueError, UnicodeDecodeError, AttributeError):
                 return self.slow(raw, line, False)  # the general path says what is wrong
             if len(self._labels) >= _MAX_CACHED:
@@ -109,7 +121,7 @@ class _Records:
     def slow(self, raw: bytes, line: int, maybe_cut: bool) -> MetricPoint | None:
         """Any other layout of a record, and every broken line, with the reason it is dropped."""
         try:
-            obj = json.loads(raw)
+            obj = loads(raw)
         except (ValueError, UnicodeDecodeError) as exc:
             if maybe_cut:
                 cut(self._report, line)
@@ -126,8 +138,8 @@ class _Records:
 
     def _record(self, obj: dict[str, Any], line: int) -> MetricPoint | None:
         t, name, value, labels = obj.get("t"), obj.get("name"), obj.get("value"), obj.get("labels", {})
-        if not is_number(t):
-            drop(self._report, line, f"t {t!r} is not epoch nanoseconds")
+        if not is_number(t) or not math.isfinite(t):  # type: ignore[arg-type]
+            drop(self._report, line, f"t {t!r:.40} is not epoch nanoseconds")
             return None
         if not isinstance(name, str) or not name:
             drop(self._report, line, f"name {name!r} is not a non-empty string")
@@ -139,11 +151,11 @@ class _Records:
             drop(self._report, line, "labels is not an object")
             return None
         time_ns = round(t)  # type: ignore[arg-type]
-        if time_ns < MIN_EPOCH_NS:
+        if not MIN_EPOCH_NS <= time_ns <= MAX_TIME_NS:
             drop(self._report, line, f"t {time_ns} is not epoch nanoseconds")
             return None
         unit = self._name(name, name.encode())[1]
-        return MetricPoint(line, name, time_ns, float(value), labels_of(labels), unit)  # type: ignore[arg-type]
+        return MetricPoint(line, name, time_ns, number(value), labels_of(labels), unit)
 
     def _name(self, name: str, raw: bytes) -> tuple[str, str | None]:
         named = (name, proc_unit(name))

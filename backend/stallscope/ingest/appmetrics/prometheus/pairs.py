@@ -1,12 +1,13 @@
 """Runs of `[t, "v"]` pairs read a run at a time: the bulk of a range query, with no step per pair.
 
-A run is as many pairs as follow each other on one line, each plain (epoch seconds with at most 39
-fraction digits, a value of letters, digits, `.`, `+` and `-`, such as `0.25`, `1e-05`, `NaN` or
-`+Inf`), each followed by a `,`: every one of them is a pair the general expression in `parser`
-reads the same way. One match finds the run's end; `findall`s collect its seconds, fractions and
-values (all strings, so no tuple per pair for the garbage collector to track), and the times are
-made in C: `1700000000` + `123`.ljust(9, "0") read as one integer is the time in nanoseconds,
-exactly. The last pair of an array (followed by `]`) and anything unusual are left to the caller.
+A run is as many pairs as follow each other on one line, each plain (epoch seconds of at most 11
+digits, up to the year 5138, with at most 39 fraction digits; a value of letters, digits, `.`, `+`
+and `-`, such as `0.25`, `1e-05`, `NaN` or `+Inf`), each followed by a `,`: every one of them is a
+pair the general expression in `parser` reads the same way. One match finds the run's end;
+`findall`s collect its seconds, fractions and values (all strings, so no tuple per pair for the
+garbage collector to track), and the times are made in C: `1700000000` + `123`.ljust(9, "0") read
+as one integer is the time in nanoseconds, exactly. The last pair of an array (followed by `]`) and
+anything unusual are left to the caller.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ Pairs = tuple[int, list[int], list[str]]
 """Pairs that share a line: the line, their times (epoch ns) and their value texts."""
 
 _SPACE = r"[ \t\r]*"
-_PAIR = r'\[{0}[0-9]{{1,20}}(?:\.[0-9]{{1,39}})?{0},{0}"[0-9A-Za-z.+\-]{{0,64}}"{0}\]{0},'
+_PAIR = r'\[{0}[0-9]{{1,11}}(?:\.[0-9]{{1,39}})?{0},{0}"[0-9A-Za-z.+\-]{{0,64}}"{0}\]{0},'
 _COMPACT_RUN = re.compile(f"(?:{_PAIR.format('')})+")
 _SPACED_RUN = re.compile(f"(?:{_PAIR.format(_SPACE)})+")
 """Runs as Prometheus writes them (no spaces, and quicker to match), and with any spaces but newlines."""

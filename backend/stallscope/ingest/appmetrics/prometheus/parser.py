@@ -22,10 +22,11 @@ from stallscope.ingest.appmetrics.prometheus.pairs import Pairs, read_run
 from stallscope.ingest.appmetrics.prometheus.stream import JsonStream
 from stallscope.ingest.appmetrics.units import unit_from_name
 from stallscope.ingest.model import MetricPoint, ParseError, ParseReport
+from stallscope.ingest.value_ranges import fits_time
 
 UNNAMED = "result"
 """The name of series without `__name__` (results of expressions such as `rate(x[5m])`)."""
-_PAIR = re.compile(r'\[\s*([0-9]+)(?:\.([0-9]{1,9})[0-9]*)?\s*,\s*"([^"\\]*)"\s*\]\s*([,\]])')
+_PAIR = re.compile(r'\[\s*([0-9]{1,11})(?:\.([0-9]{1,9})[0-9]*)?\s*,\s*"([^"\\]*)"\s*\]\s*([,\]])')
 _FRACTION_SCALE: tuple[int, ...] = tuple(10 ** (9 - digits) for digits in range(10))
 _NEAR_END = 256
 
@@ -207,13 +208,22 @@ def _one_pair(value: object, line: int, report: ParseReport) -> Pairs | None:
         return None
     time_ns = seconds_to_ns(repr(value[0]) if isinstance(value[0], float) else str(value[0]))
     if time_ns is None:
-        drop(report, line, f"timestamp {value[0]!r} is not a number", "value")
+        drop(report, line, f"timestamp {value[0]!r:.40} is not a time in epoch seconds", "value")
         return None
     return line, [time_ns], [value[1]]
 
 
 def seconds_to_ns(text: str) -> int | None:
-    """Epoch seconds as Prometheus writes them (`1700000000.123`) to nanoseconds, exactly."""
+    """Epoch seconds as Prometheus writes them (`1700000000.123`) to nanoseconds, exactly; None if
+    they are not a time."""
+    try:
+        time_ns = _seconds_to_ns(text)
+    except (ValueError, OverflowError):  # NaN or infinite, or more digits than int() takes
+        return None
+    return time_ns if time_ns is not None and fits_time(time_ns) else None
+
+
+def _seconds_to_ns(text: str) -> int | None:
     whole, dot, frac = text.partition(".")
     if frac.isdigit() and whole.lstrip("-").isdigit():
         ns = abs(int(whole)) * 1_000_000_000 + int(frac[:9].ljust(9, "0"))
@@ -221,6 +231,7 @@ def seconds_to_ns(text: str) -> int | None:
     if not dot and whole.lstrip("-").isdigit():
         return int(whole) * 1_000_000_000
     try:
-        return round(float(text) * 1_000_000_000)
+        number = float(text)
     except ValueError:
         return None
+    return round(number * 1_000_000_000)

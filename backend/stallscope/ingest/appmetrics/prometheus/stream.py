@@ -20,6 +20,9 @@ from stallscope.ingest.model import ParseError
 CHUNK_CHARS = 1 << 20
 MAX_VALUE_CHARS = 64 << 20
 """A single value decoded whole (a label set, a status) larger than this is refused."""
+MAX_DEPTH = 64
+"""Arrays and objects skipped inside each other deeper than this are refused: a query result nests
+four deep, and each level skipped takes a few frames of the interpreter's stack."""
 _SPACE = re.compile(r"[ \t\n\r]*")
 
 
@@ -37,6 +40,7 @@ class JsonStream:
         self._dropped = 0
         self._line = 1
         self._line_pos = 0
+        self._depth = 0
 
     def fill(self) -> bool:
         """Append the next chunk, dropping what has been read; False at the end of the stream."""
@@ -87,6 +91,8 @@ class JsonStream:
         while True:
             try:
                 value, end = self._decoder.raw_decode(self.buf, self.pos)
+            except RecursionError:
+                raise ParseError(self.line(), "a JSON value nested too deeply") from None
             except json.JSONDecodeError as exc:
                 if self.eof:
                     raise ParseError(self.line(), f"the JSON ends too early or is broken: {exc.msg}") from exc
@@ -96,6 +102,8 @@ class JsonStream:
                     ) from exc
                 self.fill()
                 continue
+            except ValueError:  # an integer of more digits than int() reads
+                raise ParseError(self.line(), "a number in the JSON has too many digits to read") from None
             if end == len(self.buf) and not self.eof and self.fill():
                 continue  # a number cut by the window may go on in the next chunk
             self.pos = end
@@ -138,14 +146,15 @@ class JsonStream:
     def skip(self) -> None:
         """Read past the next value, nested objects and arrays a member at a time."""
         char = self.peek()
-        if char == "{":
-            for _ in self.members():
-                pass
-        elif char == "[":
-            for _ in self.elements():
-                pass
-        else:
+        if char not in ("{", "["):
             self.value()
+            return
+        if self._depth >= MAX_DEPTH:
+            raise ParseError(self.line(), f"JSON nested more than {MAX_DEPTH} deep")
+        self._depth += 1
+        for _ in self.members() if char == "{" else self.elements():
+            pass
+        self._depth -= 1
 
     def _next_or_end(self, closer: str) -> bool:
         char = self.peek()
