@@ -19,11 +19,17 @@ def run_collapse(args: argparse.Namespace) -> int:
     try:
         offcpu = args.offcpu or _is_scheduler_capture(args.file)
     except OSError as exc:
-        print(f"stallscope: {args.file}: {exc.strerror or exc}", file=sys.stderr)
-        return 1
+        return _unreadable(args.file, exc)
     if offcpu:
         return _collapse_off_cpu(args, options)
     return _collapse_cpu(args, options)
+
+
+def _unreadable(path: Path, exc: ParseError | OSError) -> int:
+    """One line naming the file and why it gave nothing: missing, unreadable, corrupt, not perf script."""
+    reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+    print(f"stallscope: {path}: {reason}", file=sys.stderr)
+    return 1
 
 
 def fold_options(args: argparse.Namespace) -> FoldOptions:
@@ -56,9 +62,8 @@ def _collapse_off_cpu(args: argparse.Namespace, options: FoldOptions) -> int:
         with open_local_capture(args.file) as capture:
             fold = fold_off_cpu(capture.records(), options, args.state)
             report = capture.report
-    except ParseError as exc:
-        print(f"stallscope: {args.file}: {exc}", file=sys.stderr)
-        return 1
+    except (ParseError, OSError) as exc:
+        return _unreadable(args.file, exc)
     write_folded(fold.counts, sys.stdout.buffer)
     sys.stdout.flush()
     print(
@@ -82,9 +87,10 @@ def _collapse_off_cpu(args: argparse.Namespace, options: FoldOptions) -> int:
 def _collapse_cpu(args: argparse.Namespace, options: FoldOptions) -> int:
     try:
         report = collapse_file(args.file, options, sys.stdout.buffer)
-    except ParseError as exc:
-        print(f"stallscope: {args.file}: {exc}", file=sys.stderr)
-        return 1
+    except BrokenPipeError:
+        raise  # stdout's reader went away (`| head`), not the file: the command line handles it
+    except (ParseError, OSError) as exc:
+        return _unreadable(args.file, exc)
     sys.stdout.flush()
     for warning in report.warnings[:MAX_WARNINGS_SHOWN]:
         print(f"stallscope: {args.file}: line {warning.line}: {warning.message}", file=sys.stderr)

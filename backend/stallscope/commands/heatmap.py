@@ -36,6 +36,7 @@ DESCRIPTION = (
     "  stallscope heatmap cpu.perf.txt.gz --offset 1763712000 --json > heatmap.json"
 )
 SHADES = " .:-=+*#%@"
+MAX_WARNINGS_SHOWN = 5
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -269,9 +270,14 @@ def run(args: argparse.Namespace) -> int:
             for record in capture.records():
                 bins.add(record)
             file_format, clock = capture.format, capture.clock.value
+        for warning in capture.report.warnings[:MAX_WARNINGS_SHOWN]:  # such as a cut-off gzip stream
+            print(f"stallscope heatmap: {args.file}: line {warning.line}: {warning.message}", file=sys.stderr)
         stream, name, tallies, unit = _selected(bins, args)
     except (ParseError, Refusal) as exc:
         print(f"stallscope heatmap: {args.file}: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"stallscope heatmap: {args.file}: {exc.strerror or exc}", file=sys.stderr)
         return 1
     cells = [cell for tally in tallies for cell in tally.bins.cells()]
     hm = build_heatmap(cells, args.rows, args.value, max_columns=args.width, top=args.top)

@@ -113,7 +113,7 @@ def _print_text(result: dict[str, Any]) -> None:
     else:
         print("time span:   none (the file has no times)")
     if result["truncated"]:
-        print("truncated:   yes: the file ends mid-record (killed while writing?)")
+        print("truncated:   yes: the file ends early or mid-record (killed while writing? see the warnings)")
     print(f"dropped:     {result['dropped_lines']:,} lines")
     for warning in result["warnings"]:
         print(f"  warning:   line {warning['line']}: {warning['message']}")
@@ -125,11 +125,13 @@ def run_inspect(path: Path, as_json: bool) -> int:
     try:
         with open(path, "rb") as raw:
             result = inspect_stream(str(path), raw).as_dict()
-    except ParseError as exc:
+    except (ParseError, OSError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         if as_json:
-            print(json.dumps({"file": str(path), "error": str(exc), "line": exc.line}))
+            line = exc.line if isinstance(exc, ParseError) else 0
+            print(json.dumps({"file": str(path), "error": reason, "line": line}))
         else:
-            print(f"stallscope: {path}: {exc}", file=sys.stderr)
+            print(f"stallscope: {path}: {reason}", file=sys.stderr)
         return 1
     if as_json:
         print(json.dumps(result, indent=2))

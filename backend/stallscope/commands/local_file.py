@@ -14,10 +14,11 @@ from pathlib import Path
 from typing import BinaryIO
 
 from stallscope.ingest.clock import ClockMapping, clock_mapping
-from stallscope.ingest.model import CaptureClock, ParseReport, Record
+from stallscope.ingest.model import CaptureClock, ParseError, ParseReport, Record
 from stallscope.ingest.registry import HEAD_BYTES, Importer, detect_importer
 from stallscope.kit.compression import Compression, decompressing_reader, sniff_compression
 from stallscope.kit.readers import PrefixedReader, read_head
+from stallscope.kit.stream_decoder import CorruptCompression
 
 
 @dataclass(slots=True)
@@ -54,11 +55,15 @@ def read_stream(name: str, raw: BinaryIO) -> LocalCapture:
     compression = (
         sniff_compression(raw.peek(4)[:4]) if isinstance(raw, io.BufferedReader) else Compression.NONE
     )
-    stream = decompressing_reader(raw, compression)
-    head = read_head(stream, HEAD_BYTES)
+    report = ParseReport()  # also told of damage in the compression, which ends the stream early
+    stream = decompressing_reader(raw, compression, report)
+    try:
+        head = read_head(stream, HEAD_BYTES)
+    except CorruptCompression as exc:  # nothing at all decompresses
+        raise ParseError(0, str(exc)) from exc
     importer = detect_importer(head)
     text = io.BufferedReader(PrefixedReader(head, stream), buffer_size=1 << 20)
-    return LocalCapture(name, importer, compression, ParseReport(), head, text)
+    return LocalCapture(name, importer, compression, report, head, text)
 
 
 @contextmanager

@@ -249,7 +249,7 @@ def collapse_file(path: Path, options: FoldOptions, out: BinaryIO) -> ParseRepor
     empty call chains) is added to the returned report as warnings.
     """
     report = ParseReport()
-    with open_capture(path) as stream:
+    with open_capture(path, report) as stream:  # damaged compression: a warning, what decoded is kept
         result = fold(parse_perf_script(stream, report, options.naming), options)
     write_folded(result.counts, out)
     report_omissions(result, options, report)
