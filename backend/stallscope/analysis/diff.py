@@ -19,6 +19,10 @@ Why not two `build_flame_tree` trees merged afterwards: real stacks are deep (pe
 frames), a 10-second capture already makes ~300k nodes per side, and two object trees plus a merge
 cost several times the flame graph's own time. One trie in flat lists, keyed by interned name ids,
 holds both sides in a single pass.
+
+Depth. A diff can be pruned to `max_depth` levels below the frame shown, as the flame graph is (see
+`analysis.flame`): below it a node's children are folded into one "(deeper)" child that keeps their
+weights. Nothing here recurses, so a 100,000-frame stack costs its size and no more.
 """
 
 from __future__ import annotations
@@ -27,10 +31,10 @@ import heapq
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import compress, repeat
-from operator import itemgetter, lt, mul
+from operator import ge, itemgetter, lt, mul
 from typing import Any, Literal
 
-from stallscope.analysis.flame import OTHER_NAME, ROOT_NAME, FrameInfo, StackWeight
+from stallscope.analysis.flame import DEEPER_NAME, OTHER_NAME, ROOT_NAME, FrameInfo, StackWeight
 from stallscope.kit.gc import gc_paused
 
 Normalize = Literal["total", "none"]
@@ -107,6 +111,10 @@ class DiffResult:
     pruned_nodes: int
     prune_threshold: float
     """Largest folded-away node as a fraction of the larger side's total (0 if nothing was pruned)."""
+    deep_nodes: int = 0
+    """Of `pruned_nodes`, those below the depth budget (folded into "(deeper)" children)."""
+    height: int = 0
+    """Levels below `root` in the answer, folded children included."""
 
 
 def scale_for(total_a: int, total_b: int, normalize: Normalize) -> float:
@@ -182,12 +190,14 @@ class _Trie:
         self.name = [-1]
         self.a = [0]
         self.b = [0]
+        self.depth = [0]
+        """Levels below the root; a node's depth is its index in the chain of the row creating it."""
         self.size: list[int] = []
         """Nodes in each subtree, itself included (filled by `sum_up`). Nodes are numbered in
         preorder, so node i's subtree is exactly the indexes i to i + size[i] - 1."""
 
     def build(self, rows: list[Row], sides: tuple[_Side, _Side]) -> None:
-        parent, name, a, b = self.parent, self.name, self.a, self.b
+        parent, name, a, b, depth = self.parent, self.name, self.a, self.b, self.depth
         weights = (a, b)
         rows.sort()
         chain = [0]
@@ -208,6 +218,7 @@ class _Trie:
                 name.extend(path[common:])
                 a.extend(repeat(0, new))
                 b.extend(repeat(0, new))
+                depth.extend(range(common + 1, common + new + 1))
                 chain.extend(range(first, first + new))
                 node = first + new - 1
             previous = path
@@ -271,14 +282,16 @@ class DiffTree:
             node = found
         return node
 
-    def result(self, focus: Sequence[str] = (), max_nodes: int = DEFAULT_MAX_NODES) -> DiffResult | None:
-        """The diff pruned to `max_nodes` below the frame at `focus` (the whole tree for none);
-        None when that frame is in neither side."""
+    def result(
+        self, focus: Sequence[str] = (), max_nodes: int = DEFAULT_MAX_NODES, max_depth: int | None = None
+    ) -> DiffResult | None:
+        """The diff pruned to `max_nodes`, at most `max_depth` levels deep (no limit for None), below
+        the frame at `focus` (the whole tree for none); None when that frame is in neither side."""
         node = self.find(focus)
         if node is None:
             return None
         with gc_paused():
-            pruned = _prune(self, node, max_nodes)
+            pruned = _prune(self, node, max_nodes, max_depth)
         return DiffResult(
             root=pruned.root,
             total_a=self.side_a.total,
@@ -291,6 +304,8 @@ class DiffTree:
             node_count=pruned.node_count,
             pruned_nodes=pruned.pruned_nodes,
             prune_threshold=pruned.prune_threshold,
+            deep_nodes=pruned.deep_nodes,
+            height=pruned.height,
         )
 
 
@@ -300,9 +315,10 @@ def diff_stacks(
     kinds: Mapping[str, str] | None = None,
     normalize: Normalize = "total",
     max_nodes: int = DEFAULT_MAX_NODES,
+    max_depth: int | None = None,
 ) -> DiffResult:
     """B against A from name stacks; `kinds` (name -> frame kind) only colours, unknown names are `user`."""
-    return _whole(diff_tree_of_stacks(a, b, kinds, normalize), max_nodes)
+    return _whole(diff_tree_of_stacks(a, b, kinds, normalize), max_nodes, max_depth)
 
 
 def diff_tree_of_stacks(
@@ -347,8 +363,8 @@ def diff_tree(
         return DiffTree(names, [*rows(a, 0), *rows(b, 1)], normalize)
 
 
-def _whole(tree: DiffTree, max_nodes: int) -> DiffResult:
-    whole = tree.result((), max_nodes)
+def _whole(tree: DiffTree, max_nodes: int, max_depth: int | None) -> DiffResult:
+    whole = tree.result((), max_nodes, max_depth)
     assert whole is not None  # the root is always there
     return whole
 
@@ -376,6 +392,8 @@ class _Pruned:
     node_count: int
     pruned_nodes: int
     prune_threshold: float
+    deep_nodes: int
+    height: int
 
 
 def _num(value: float) -> float | int:
@@ -384,40 +402,56 @@ def _num(value: float) -> float | int:
     return int(rounded) if rounded == int(rounded) else rounded
 
 
-def _kept(trie: _Trie, top: int, scale: float, max_nodes: int) -> tuple[list[int], float]:
-    """The `max_nodes` heaviest nodes of `top`'s subtree in index order (parents first), and the
-    heaviest left out.
+def _kept(
+    trie: _Trie, top: int, scale: float, max_nodes: int, max_depth: int | None
+) -> tuple[list[int], float]:
+    """The `max_nodes` heaviest nodes of `top`'s subtree at most `max_depth` levels below it, in index
+    order (parents first), and the heaviest left out for weight.
 
     A node weighs the larger of its sides. Weights never grow from parent to child, so the heaviest
-    nodes already form a tree; ties go to the lower index, which is the parent's.
+    nodes already form a tree; ties go to the lower index, which is the parent's. Cutting by depth
+    keeps a tree as well: a node's parent is one level higher.
     """
     end = top + trie.size[top]
-    if end - top <= max_nodes:
-        return list(range(top, end)), 0.0
-    a_part, b_part = trie.a[top:end], trie.b[top:end]
+    candidates: Sequence[int] = range(top, end)
+    if max_depth is not None:
+        limit = trie.depth[top] + max_depth
+        depths = trie.depth[top:end]
+        if max(depths) > limit:
+            candidates = list(compress(candidates, map(ge, repeat(limit), depths)))  # depth <= limit
+    if len(candidates) <= max_nodes:
+        return list(candidates), 0.0
+    if isinstance(candidates, range):
+        a_part, b_part = trie.a[top:end], trie.b[top:end]
+    else:
+        a_part, b_part = [trie.a[i] for i in candidates], [trie.b[i] for i in candidates]
     a = a_part if scale == 1.0 else map(mul, a_part, repeat(scale))
     weight = list(map(max, a, b_part))
     ranked = sorted(weight, reverse=True)
     cut, largest_left_out = ranked[max_nodes - 1], ranked[max_nodes]
-    kept = list(compress(range(top, end), map(lt, repeat(cut), weight)))  # w > cut, ints and floats alike
+    kept = list(compress(candidates, map(lt, repeat(cut), weight)))  # w > cut, ints and floats alike
     ties = max_nodes - len(kept)
     if ties:
-        kept.extend([top + i for i, w in enumerate(weight) if w == cut][:ties])
+        kept.extend([candidates[j] for j, w in enumerate(weight) if w == cut][:ties])
         kept.sort()
     return kept, largest_left_out
 
 
-def _prune(tree: DiffTree, top: int, max_nodes: int) -> _Pruned:
+def _prune(tree: DiffTree, top: int, max_nodes: int, max_depth: int | None) -> _Pruned:
     """Keep the `max_nodes` heaviest nodes of `top`'s subtree, weighing each by the larger of its sides.
 
     The flame graph's pruning ranks by one weight; ranking by B alone would fold away every frame
     that vanished in B, which is often what a diff is opened to find. What is not kept is summed
     into an "(other)" child of its kept parent, so every total stays honest. Share deltas stay
     shares of the whole profiles, so a zoomed frame keeps the colour it had before the zoom.
+    Kept nodes at the depth limit fold their children into a "(deeper)" child instead.
     """
     trie, self_a, self_b, scale = tree.trie, tree.self_a, tree.self_b, tree.scale
     parent, name_of, a, b = trie.parent, trie.name, trie.a, trie.b
-    kept, largest_left_out = _kept(trie, top, scale, max(max_nodes, 1))
+    limit = None if max_depth is None else max(max_depth, 1)  # the frame shown alone says nothing
+    kept, largest_left_out = _kept(trie, top, scale, max(max_nodes, 1), limit)
+    depth, size = trie.depth, trie.size
+    deepest = None if limit is None else depth[top] + limit
     per_a, per_b = 1 / (a[0] or 1), 1 / (b[0] or 1)
     whole = scale == 1.0
     labels, kinds = tree.names.names, tree.names.kinds
@@ -450,19 +484,33 @@ def _prune(tree: DiffTree, top: int, max_nodes: int) -> _Pruned:
         shown_a[p] += x
         shown_b[p] += y
     by_name = itemgetter("name")
+    deep_nodes = height = 0
     for i in reversed(kept):
         out = emitted[i]
         children: list[dict[str, Any]] = out["children"]
         if len(children) > 1:
             children.sort(key=by_name)
-        other_a = a[i] - self_a[i] - shown_a[i]
-        other_b = b[i] - self_b[i] - shown_b[i]
-        if other_a or other_b:
-            other = node(OTHER_NAME, "other", other_a, other_b)
-            children.append(other)
+        level = depth[i] - depth[top]
+        if level > height:
+            height = level
+        if depth[i] == deepest and size[i] > 1:
+            marker = node(DEEPER_NAME, "deeper", a[i] - self_a[i], b[i] - self_b[i])
+            marker["folded_frames"] = size[i] - 1
+            children.append(marker)
             out["truncated"] = True
+            deep_nodes += size[i] - 1
+            height = max(height, level + 1)
+        else:
+            other_a = a[i] - self_a[i] - shown_a[i]
+            other_b = b[i] - self_b[i] - shown_b[i]
+            if other_a or other_b:
+                other = node(OTHER_NAME, "other", other_a, other_b)
+                children.append(other)
+                out["truncated"] = True
+                height = max(height, level + 1)
         if i != top and "truncated" in out:
             emitted[parent[i]]["truncated"] = True
     largest = max(a[top] * scale, b[top])
     pruned = trie.size[top] - len(kept)
-    return _Pruned(root, len(kept), pruned, largest_left_out / largest if largest else 0.0)
+    threshold = largest_left_out / largest if largest else 0.0
+    return _Pruned(root, len(kept), pruned, threshold, deep_nodes, height)

@@ -4,6 +4,13 @@ The browser pays for every node it receives (d3-flame-graph creates SVG per fram
 keeps the heaviest nodes up to a budget and folds the rest of each parent's children into one
 "(other)" child: totals stay honest and the UI can say what it hid. Nodes whose subtree lost
 anything are marked `truncated`, so zooming into them fetches that subtree with a fresh budget.
+
+Depth is budgeted too (`max_depth`): a stack can be 100,000 frames deep, and a browser drawing
+20 pixels a level cannot show that, nor can a zoom path that long travel in a URL. Below the budget
+a node's children are folded into one "(deeper)" child that carries their weight and how many
+frames it stands for; the node is `truncated`, so a zoom into it fetches the next levels.
+
+Everything here walks the tree with explicit stacks, never recursion: deep stacks make deep trees.
 """
 
 from __future__ import annotations
@@ -16,6 +23,8 @@ from typing import Any
 from stallscope.kit.gc import gc_paused
 
 OTHER_NAME = "(other)"
+DEEPER_NAME = "(deeper)"
+"""The child standing for everything below the depth budget; its `folded_frames` says how much."""
 ROOT_NAME = "all"
 
 
@@ -107,85 +116,121 @@ class PrunedTree:
     root: dict[str, Any]
     node_count: int
     pruned_nodes: int
+    """Nodes not sent, whether folded into "(other)" or "(deeper)"."""
     prune_threshold: float
     """Largest folded-away node as a fraction of the shown total (0 when nothing was pruned)."""
+    deep_nodes: int = 0
+    """Of `pruned_nodes`, those below the depth budget (folded into "(deeper)" children)."""
+    height: int = 0
+    """Levels below `root` in the answer, folded children included."""
 
 
-def prune_tree(root: FlameNode, max_nodes: int) -> PrunedTree:
-    """Keep the `max_nodes` heaviest nodes (a kept node's parent is always kept)."""
+def prune_tree(root: FlameNode, max_nodes: int, max_depth: int | None = None) -> PrunedTree:
+    """Keep the `max_nodes` heaviest nodes (a kept node's parent is always kept), none of them more
+    than `max_depth` levels below `root` (no limit for None)."""
     with gc_paused():
-        return _prune(root, max_nodes)
+        return _prune(root, max_nodes, max_depth)
 
 
-def _prune(root: FlameNode, max_nodes: int) -> PrunedTree:
+def _prune(root: FlameNode, max_nodes: int, max_depth: int | None) -> PrunedTree:
+    depth_limit = max(max_depth, 1) if max_depth is not None else None
     kept: set[int] = {id(root)}
+    deep: set[int] = set()  # kept nodes at the depth limit: their children fold into "(deeper)"
+    deep_nodes = 0
     tiebreak = 0
-    heap: list[tuple[int, int, FlameNode]] = []
+    heap: list[tuple[int, int, int, FlameNode]] = []
     for child in root.children.values():
-        heap.append((-child.value, tiebreak, child))
+        heap.append((-child.value, tiebreak, 1, child))
         tiebreak += 1
     heapq.heapify(heap)
     while heap and len(kept) < max_nodes:
-        _, _, node = heapq.heappop(heap)
+        _, _, depth, node = heapq.heappop(heap)
         kept.add(id(node))
+        if depth_limit is not None and depth >= depth_limit:
+            if node.children:
+                deep.add(id(node))
+                deep_nodes += node.size - 1
+            continue
         for child in node.children.values():
-            heapq.heappush(heap, (-child.value, tiebreak, child))
+            heapq.heappush(heap, (-child.value, tiebreak, depth + 1, child))
             tiebreak += 1
     largest_pruned = -heap[0][0] if heap else 0
-    pruned_nodes = sum(node.size for _, _, node in heap)
+    pruned_nodes = deep_nodes + sum(node.size for _, _, _, node in heap)
+    tree, height = _emit(root, kept, deep)
+    threshold = largest_pruned / root.value if root.value else 0.0
+    return PrunedTree(tree, len(kept), pruned_nodes, threshold, deep_nodes, height)
 
-    def emit(node: FlameNode) -> tuple[dict[str, Any], bool]:
-        children: list[dict[str, Any]] = []
+
+def _emitted(name: str, value: int, samples: int, kind: str) -> dict[str, Any]:
+    return {"name": name, "value": value, "samples": samples, "kind": kind, "children": []}
+
+
+def _emit(root: FlameNode, kept: set[int], deep: set[int]) -> tuple[dict[str, Any], int]:
+    """The kept nodes as d3-flame-graph JSON, children by name, and its height.
+
+    Each node's children are emitted when the node is visited, in name order, so the walk's own
+    order does not matter. `truncated` is set where something was folded, then carried up to every
+    ancestor in one reverse pass (children are emitted after their parents).
+    """
+    top = _emitted(root.name, root.value, root.samples, root.kind)
+    emitted: list[tuple[dict[str, Any], int]] = [(top, -1)]  # each with its parent's index here
+    pending: list[tuple[FlameNode, int, int]] = [(root, 0, 0)]  # node, index in `emitted`, depth
+    height = 0
+    while pending:
+        node, index, depth = pending.pop()
+        out = emitted[index][0]
+        children: list[dict[str, Any]] = out["children"]
+        if depth > height:
+            height = depth
+        if id(node) in deep:
+            marker = _emitted(
+                DEEPER_NAME, node.value - node.self_value, node.samples - node.self_samples, "deeper"
+            )
+            marker["folded_frames"] = node.size - 1
+            children.append(marker)
+            out["truncated"] = True
+            height = max(height, depth + 1)
+            continue
         other_value = other_samples = 0
-        truncated = False
         for child in sorted(node.children.values(), key=lambda c: c.name):
             if id(child) in kept:
-                out, child_truncated = emit(child)
-                children.append(out)
-                truncated = truncated or child_truncated
+                children.append(_emitted(child.name, child.value, child.samples, child.kind))
+                emitted.append((children[-1], index))
+                pending.append((child, len(emitted) - 1, depth + 1))
             else:
                 other_value += child.value
                 other_samples += child.samples
         if other_value:
-            truncated = True
-            children.append(
-                {
-                    "name": OTHER_NAME,
-                    "value": other_value,
-                    "samples": other_samples,
-                    "kind": "other",
-                    "children": [],
-                }
-            )
-        emitted: dict[str, Any] = {
-            "name": node.name,
-            "value": node.value,
-            "samples": node.samples,
-            "kind": node.kind,
-            "children": children,
-        }
-        if truncated:
-            emitted["truncated"] = True
-        return emitted, truncated
-
-    tree, _ = emit(root)
-    threshold = largest_pruned / root.value if root.value else 0.0
-    return PrunedTree(tree, len(kept), pruned_nodes, threshold)
+            children.append(_emitted(OTHER_NAME, other_value, other_samples, "other"))
+            out["truncated"] = True
+            height = max(height, depth + 1)
+    for out, parent in reversed(emitted):
+        if parent >= 0 and "truncated" in out:
+            emitted[parent][0]["truncated"] = True
+    return top, height
 
 
 def folded_lines(root: FlameNode, prefix: Sequence[str] = ()) -> list[tuple[str, int]]:
     """The tree back as folded stacks (`a;b;c`, self weight), sorted bytewise like stackcollapse.
 
     Frames that differ only in kind share a name here, so equal paths are merged as the reference
-    tools would have merged them.
+    tools would have merged them. One path list is shared by the whole walk and joined only where a
+    stack ends: the work is the size of the output, however deep the stacks (copying the path at
+    every node was quadratic in the depth: minutes for one 100,000-frame stack).
     """
     weights: dict[str, int] = {}
-    stack: list[tuple[FlameNode, tuple[str, ...]]] = [(root, tuple(prefix))]
-    while stack:
-        node, path = stack.pop()
-        if node.self_value > 0 and path:
+    path = list(prefix)
+    if root.self_value > 0 and path:
+        weights[";".join(path)] = root.self_value
+    # Nodes to visit, each with the length of the path above it.
+    pending: list[tuple[FlameNode, int]] = [(child, len(path)) for child in root.children.values()]
+    while pending:
+        node, above = pending.pop()
+        del path[above:]
+        path.append(node.name)
+        if node.self_value > 0:
             key = ";".join(path)
             weights[key] = weights.get(key, 0) + node.self_value
-        for child in node.children.values():
-            stack.append((child, (*path, child.name)))
+        below = above + 1
+        pending.extend((child, below) for child in node.children.values())
     return sorted(weights.items(), key=lambda line: line[0].encode("utf-8", "surrogateescape"))

@@ -4,7 +4,6 @@ No `from __future__ import annotations` here: the per-side parameters are declar
 their aliases (`a.captures`, `b.captures`, ...) must be evaluated when it runs, not read back later.
 """
 
-import json
 from collections.abc import Callable
 from datetime import datetime
 from typing import Annotated
@@ -16,8 +15,9 @@ from stallscope.analysis.diff import Normalize
 from stallscope.config import get_settings
 from stallscope.deps import SessionDep
 from stallscope.diff import service
-from stallscope.flame.router import MAX_NODE_BUDGET, FocusDep
+from stallscope.flame.router import DEFAULT_MAX_DEPTH, MAX_NODE_BUDGET, FocusDep, MaxDepthQuery
 from stallscope.flame.schemas import FlameSource, SampleFilter, WithinSecond
+from stallscope.flame.tree_json import tree_payload_json
 from stallscope.kit.errors import Invalid
 
 router = APIRouter(tags=["diff"])
@@ -99,15 +99,17 @@ def diff(
         Normalize, Query(description="total: scale A to B's total (compare shares); none: raw weights")
     ] = "total",
     max_nodes: Annotated[int | None, Query(ge=2, le=MAX_NODE_BUDGET)] = None,
+    max_depth: MaxDepthQuery = None,
     top: Annotated[int, Query(ge=0, le=MAX_TOP, description="Functions per sort (total, self)")] = 50,
 ) -> Response:
     """B's flame tree with A's weights beside it (`a`, `b`, `delta`, `share_delta` on every node).
 
     `focus` (a JSON array of frame names) answers the subtree at that frame with a fresh node
-    budget, as the flame graph does when a zoom reaches pruned detail.
+    budget, as the flame graph does when a zoom reaches pruned detail; `max_depth` folds what lies
+    deeper into "(deeper)" frames, as in the flame graph.
 
-    Serialised with the standard library, as the flame graph is: stacks nest deeper than pydantic's
-    serialiser allows.
+    Serialised without recursion, as the flame graph is: stacks nest deeper than pydantic's
+    serialiser and the standard library's C encoder can follow.
     """
     shared = {
         "source": source,
@@ -122,8 +124,7 @@ def diff(
         max_nodes or get_settings().flame_max_nodes,
         top,
         focus,
+        max_depth or DEFAULT_MAX_DEPTH,
     )
     payload = result.model_dump(mode="json", exclude={"root"})
-    payload["root"] = result.root
-    body = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
-    return Response(body.encode("utf-8", "surrogateescape"), media_type="application/json")
+    return Response(tree_payload_json(payload, result.root, result.height), media_type="application/json")

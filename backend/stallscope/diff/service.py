@@ -97,13 +97,14 @@ def diff(
     max_nodes: int,
     top: int,
     focus: list[str],
+    max_depth: int,
 ) -> DiffOut:
     captures = require_captures(session, a.capture_ids, "A") + require_captures(session, b.capture_ids, "B")
     versions = ",".join(
         sorted({f"{c.id}@{c.parsed_at.isoformat() if c.parsed_at else '-'}" for c in captures})
     )
     tree_key = f"{a.model_dump_json()}|{b.model_dump_json()}|{normalize}|{versions}"
-    key = f"{tree_key}|{max_nodes}|{top}|{focus}"
+    key = f"{tree_key}|{max_nodes}|{max_depth}|{top}|{focus}"
     cached = _cached(_results, key)
     if cached is not None:
         return cached
@@ -115,7 +116,7 @@ def diff(
         found = (_diff_tree(session, a, b, normalize), event, events)
         _keep(_trees, tree_key, found, TREE_CACHE_SIZE)
     tree, event, events = found
-    result = tree.result(focus, max_nodes)
+    result = tree.result(focus, max_nodes, max_depth)
     if result is None:
         raise NotFound(f"the frame path {' > '.join(focus)} is in neither side of this diff")
     out = DiffOut(
@@ -135,6 +136,9 @@ def diff(
         pruned_nodes=result.pruned_nodes,
         prune_threshold=result.prune_threshold,
         focus=focus,
+        max_depth=max_depth,
+        deep_nodes=result.deep_nodes,
+        height=result.height,
     )
     _keep(_results, key, out, RESULT_CACHE_SIZE)
     return out

@@ -15,11 +15,26 @@ from stallscope.flame import service
 from stallscope.flame.catalog import catalog
 from stallscope.flame.repository import stack_exists
 from stallscope.flame.schemas import FacetsOut, FlameOut, FlameSource, FrameOut, SampleFilter, WithinSecond
+from stallscope.flame.tree_json import tree_payload_json
 from stallscope.kit.errors import Invalid, NotFound
 
 router = APIRouter(tags=["flame"])
 
 MAX_NODE_BUDGET = 500_000
+
+DEFAULT_MAX_DEPTH = 256
+"""Levels below the shown frame sent by default: twice perf's default stack limit (127).
+
+A 100,000-frame stack cannot be drawn: d3-flame-graph gives every level 20 pixels (2 million for
+that stack) and every frame on the way a DOM element, a canvas for the PNG export stops near 32k
+pixels, and a zoom path that long does not fit in a URL. JSON readers give up too: Python's `json`
+stops near 1,000 nested containers, which is 500 tree levels (a node and its list of children).
+256 levels are a 5,000-pixel chart that any client can read. Deeper frames arrive folded into a
+"(deeper)" child with their weight and count; a zoom to its parent fetches the next 256 levels, as
+zooms already fetch pruned detail.
+"""
+MAX_DEPTH_BUDGET = 1_000_000
+"""Enough for any stack a capture can hold; the answer is serialised without recursion."""
 
 
 def parse_capture_ids(raw: str) -> list[int]:
@@ -82,6 +97,10 @@ def focus_path(
 
 FilterDep = Annotated[SampleFilter, Depends(sample_filter)]
 FocusDep = Annotated[list[str], Depends(focus_path)]
+MaxDepthQuery = Annotated[
+    int | None,
+    Query(ge=1, le=MAX_DEPTH_BUDGET, description="Levels below the shown frame; the rest fold into (deeper)"),
+]
 
 
 @router.get("/api/flame", response_model=FlameOut)
@@ -90,16 +109,23 @@ def flame_graph(
     flt: FilterDep,
     focus: FocusDep,
     max_nodes: Annotated[int | None, Query(ge=2, le=MAX_NODE_BUDGET)] = None,
+    max_depth: MaxDepthQuery = None,
 ) -> Response:
-    """d3-flame-graph's JSON tree, pruned to `max_nodes` with the rest folded into "(other)".
+    """d3-flame-graph's JSON tree, pruned to `max_nodes` with the rest folded into "(other)", and
+    to `max_depth` levels with the rest folded into "(deeper)".
 
-    Serialised with the standard library: stacks nest deeper than pydantic's serialiser allows.
+    Serialised without recursion (`tree_json`): stacks nest deeper than pydantic's serialiser and
+    the standard library's C encoder can follow.
     """
-    result = service.flame_graph(session, flt, focus, max_nodes or get_settings().flame_max_nodes)
+    result = service.flame_graph(
+        session,
+        flt,
+        focus,
+        max_nodes or get_settings().flame_max_nodes,
+        max_depth or DEFAULT_MAX_DEPTH,
+    )
     payload = result.model_dump(mode="json", exclude={"root"})
-    payload["root"] = result.root
-    body = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
-    return Response(body.encode("utf-8", "surrogateescape"), media_type="application/json")
+    return Response(tree_payload_json(payload, result.root, result.height), media_type="application/json")
 
 
 @router.get("/api/flame/folded", response_class=PlainTextResponse)

@@ -74,8 +74,15 @@ class FlameOut(BaseModel):
     events: list[str]
     node_count: int
     pruned_nodes: int
+    """Frames not sent: folded into "(other)" by the node budget or into "(deeper)" by the depth budget."""
     prune_threshold: float
     focus: list[str]
+    max_depth: int
+    """The depth budget: levels below `root` sent at most."""
+    deep_nodes: int = 0
+    """Of `pruned_nodes`, those below the depth budget; a zoom into a "(deeper)" frame's parent loads them."""
+    height: int = 0
+    """Levels below `root` in this answer."""
 
 
 class FrameOut(BaseModel):

@@ -77,12 +77,14 @@ def _focused(tree: FlameTree, focus: list[str]) -> FlameNode:
     return node
 
 
-def flame_graph(session: Session, flt: SampleFilter, focus: list[str], max_nodes: int) -> FlameOut:
+def flame_graph(
+    session: Session, flt: SampleFilter, focus: list[str], max_nodes: int, max_depth: int
+) -> FlameOut:
     captures = require_captures(session, flt.capture_ids)
     flt, events = _with_default_event(session, flt)
     tree = _tree(session, flt, captures)
     node = _focused(tree, focus)
-    pruned = prune_tree(node, max_nodes)
+    pruned = prune_tree(node, max_nodes, max_depth)
     return FlameOut(
         root=pruned.root,
         total=node.value,
@@ -94,6 +96,9 @@ def flame_graph(session: Session, flt: SampleFilter, focus: list[str], max_nodes
         pruned_nodes=pruned.pruned_nodes,
         prune_threshold=pruned.prune_threshold,
         focus=focus,
+        max_depth=max_depth,
+        deep_nodes=pruned.deep_nodes,
+        height=pruned.height,
     )
 
 

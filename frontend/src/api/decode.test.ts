@@ -26,6 +26,15 @@ describe('decoders', () => {
     expect(depth).toBe(20001);
   });
 
+  it('decode (deeper) frames with the count they stand for, and the depth budget', () => {
+    const deeper = { name: '(deeper)', value: 3, samples: 1, kind: 'deeper', children: [], folded_frames: 99_489 };
+    const root = { name: 'all', value: 3, samples: 1, kind: 'root', truncated: true, children: [deeper] };
+    const f = decodeFlame({ root, total: 3, max_depth: 256, deep_nodes: 99_489, pruned_nodes: 99_489 });
+    expect(f.root.children[0]).toEqual({ name: '(deeper)', value: 3, samples: 1, kind: 'deeper', children: [], folded_frames: 99_489 });
+    expect([f.max_depth, f.deep_nodes, f.pruned_nodes]).toEqual([256, 99_489, 99_489]);
+    expect(decodeFlame({ root, total: 3 }).deep_nodes).toBe(0);
+  });
+
   it('maps unknown frame kinds to "unknown"', () => {
     const f = decodeFlame({ root: { name: 'all', value: 1, kind: 'martian', children: [] }, total: 1 });
     expect(f.root.kind).toBe('unknown');

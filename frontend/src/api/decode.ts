@@ -221,6 +221,7 @@ export function decodeFlameNode(v: unknown, path = 'root'): FlameNode {
     }
     const node: FlameNode = { name, value, samples: count, kind: frameKind(o.kind), children: [] };
     if (o.truncated === true) node.truncated = true;
+    if (typeof o.folded_frames === 'number') node.folded_frames = o.folded_frames;
     item.into.push(node);
     if (children === null || children === undefined) continue;
     if (!Array.isArray(children)) throw new DecodeError(`${pendingPath(item, path)}.children`, 'array', children);
@@ -246,6 +247,8 @@ export function decodeFlame(v: unknown): FlameResponse {
     pruned_nodes: nnum(o.pruned_nodes, 'flame.pruned_nodes') ?? 0,
     prune_threshold: nnum(o.prune_threshold, 'flame.prune_threshold') ?? 0,
     focus: o.focus == null ? [] : arr(o.focus, 'flame.focus', str),
+    max_depth: nnum(o.max_depth, 'flame.max_depth') ?? 0,
+    deep_nodes: nnum(o.deep_nodes, 'flame.deep_nodes') ?? 0,
   };
 }
 

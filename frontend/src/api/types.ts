@@ -108,6 +108,7 @@ export const FRAME_KINDS = [
   'inline',
   'unknown',
   'other',
+  'deeper',
 ] as const;
 export type FrameKind = (typeof FRAME_KINDS)[number];
 
@@ -120,6 +121,8 @@ export interface FlameNode {
   children: FlameNode[];
   /** Some of this frame's descendants were folded away by server-side pruning. */
   truncated?: boolean;
+  /** A "(deeper)" frame: how many frames below the depth budget it stands for. */
+  folded_frames?: number;
 }
 
 export interface FlameResponse {
@@ -135,6 +138,10 @@ export interface FlameResponse {
   /** Fraction of the total below which frames were folded into "(other)". */
   prune_threshold: number;
   focus: string[];
+  /** Levels below the root sent at most; deeper frames are folded into "(deeper)" frames. */
+  max_depth: number;
+  /** Of `pruned_nodes`, the frames folded into "(deeper)" frames by the depth budget. */
+  deep_nodes: number;
 }
 
 /** Query parameters shared by /api/flame and /api/flame/folded. */

@@ -9,7 +9,7 @@ export function DiffLegend() {
     { key: 'same', style: { background: hslCss(NEUTRAL) }, text: 'unchanged' },
     { key: 'new', style: { background: hslCss(ONLY_B), outline: `1.5px solid ${OUTLINE}` }, text: 'only in B (new)' },
     { key: 'gone', style: { background: hslCss(ONLY_A), outline: `1.5px solid ${OUTLINE}` }, text: 'only in A (gone; A view)' },
-    { key: 'other', style: { background: hslCss(OTHER) }, text: '(other): pruned' },
+    { key: 'other', style: { background: hslCss(OTHER) }, text: '(other): pruned; (deeper): past the depth budget' },
     { key: 'match', style: { background: HIGHLIGHT_COLOR }, text: 'search match' },
   ];
   return (

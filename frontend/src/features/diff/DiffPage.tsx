@@ -203,9 +203,14 @@ function DiffResult({ view, data, root, grafted, loading, setView }: DiffResultP
             : 'raw weights compared'}
         </span>
         <span>{formatCount(data.node_count)} frames</span>
-        {data.pruned_nodes > 0 ? (
+        {data.pruned_nodes > data.deep_nodes ? (
           <span className="prune-note">
-            {formatCount(data.pruned_nodes)} frames below {formatPercent(data.prune_threshold)} folded into (other)
+            {formatCount(data.pruned_nodes - data.deep_nodes)} frames below {formatPercent(data.prune_threshold)} folded into (other)
+          </span>
+        ) : null}
+        {data.deep_nodes > 0 ? (
+          <span className="prune-note" data-testid="diff-deep-note">
+            {formatCount(data.deep_nodes)} frames past the depth budget folded into (deeper) — click one to load the next levels
           </span>
         ) : null}
         {grafted.length > 0 ? <span className="muted">full detail loaded under {grafted.at(-1)?.at(-1) ?? ''}</span> : null}

@@ -62,6 +62,8 @@ export interface DiffResponse {
   prune_threshold: number;
   /** The frame `root` is, names from the root (empty: the whole diff). */
   focus: string[];
+  /** Of `pruned_nodes`, the frames folded into "(deeper)" frames by the depth budget. */
+  deep_nodes: number;
 }
 
 /** One side of a request: capture ids resolved, the rest of the selection as is. */
@@ -145,6 +147,7 @@ export function decodeDiffNode(v: unknown, rootPath = 'diff.root'): DiffNode {
       children: [],
     };
     if (o.truncated === true) node.truncated = true;
+    if (typeof o.folded_frames === 'number') node.folded_frames = o.folded_frames;
     item.into.push(node);
     const kids = o.children;
     if (kids === undefined || kids === null) continue;
@@ -202,6 +205,7 @@ export function decodeDiff(v: unknown): DiffResponse {
     pruned_nodes: num(o.pruned_nodes, 'diff.pruned_nodes'),
     prune_threshold: num(o.prune_threshold, 'diff.prune_threshold'),
     focus: o.focus == null ? [] : arr(o.focus, 'diff.focus', str),
+    deep_nodes: o.deep_nodes == null ? 0 : num(o.deep_nodes, 'diff.deep_nodes'),
   };
 }
 

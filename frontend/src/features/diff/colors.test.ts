@@ -51,4 +51,11 @@ describe('diff colours', () => {
     expect(largestChange(root)).toBe(11);
     expect(diffColor(root, 'b', 11)).toBe('hsl(220 8% 60%)');
   });
+
+  it('greys (deeper) frames like (other): they stand for many frames', () => {
+    const deeper = node('(deeper)', 0, 9, 9, [], 'deeper');
+    expect(diffHsl(deeper, 'b', 9)).toEqual(OTHER);
+    expect(outlined(deeper, 'b')).toBe(false);
+    expect(largestChange(node('all', 0, 9, 9, [node('f', 0, 9, 2, [deeper])], 'root'))).toBe(2);
+  });
 });

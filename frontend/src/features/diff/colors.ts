@@ -33,6 +33,9 @@ const mix = (from: Hsl, to: Hsl, t: number): Hsl => ({
   l: Math.round(from.l + (to.l - from.l) * t),
 });
 
+/** "(other)" and "(deeper)" stand for many frames: grey, and no measure of the largest change. */
+const folded = (node: Pick<DiffNode, 'kind'>): boolean => node.kind === 'other' || node.kind === 'deeper';
+
 /** Which side a frame lives on alone, if any. */
 export function onlyIn(node: Pick<DiffNode, 'a' | 'b'>): 'a' | 'b' | null {
   if (node.a === 0 && node.b > 0) return 'b';
@@ -48,7 +51,7 @@ export function largestChange(root: DiffNode): number {
   let largest = 0;
   const stack: DiffNode[] = [...root.children];
   for (let n = stack.pop(); n; n = stack.pop()) {
-    if (n.kind !== 'other') largest = Math.max(largest, Math.abs(n.delta));
+    if (!folded(n)) largest = Math.max(largest, Math.abs(n.delta));
     for (const c of n.children) stack.push(c);
   }
   return largest;
@@ -59,7 +62,7 @@ export function largestChange(root: DiffNode): number {
  * size, so changes a tenth of the largest still show.
  */
 export function diffHsl(node: DiffNode, side: 'a' | 'b', largest: number): Hsl {
-  if (node.kind === 'other') return OTHER;
+  if (folded(node)) return OTHER;
   if (node.kind === 'root') return NEUTRAL;
   const only = onlyIn(node);
   if (only === 'b' && side === 'b') return ONLY_B;
@@ -72,4 +75,4 @@ export function diffHsl(node: DiffNode, side: 'a' | 'b', largest: number): Hsl {
 export const diffColor = (node: DiffNode, side: 'a' | 'b', largest: number): string => hslCss(diffHsl(node, side, largest));
 
 /** Frames drawn outlined: only on the side being drawn. */
-export const outlined = (node: DiffNode, side: 'a' | 'b'): boolean => node.kind !== 'other' && onlyIn(node) === side;
+export const outlined = (node: DiffNode, side: 'a' | 'b'): boolean => !folded(node) && onlyIn(node) === side;

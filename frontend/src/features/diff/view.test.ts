@@ -106,6 +106,18 @@ describe('API boundary', () => {
     expect(depth).toBe(20001);
   });
 
+  it('decodes (deeper) frames and the count of frames past the depth budget', () => {
+    const deeper = { name: '(deeper)', kind: 'deeper', value: 3, a: 3, b: 3, delta: 0, share_delta: 0, children: [], folded_frames: 500 };
+    const d = decodeDiff({ ...raw, root: { ...raw.root, children: [deeper] }, deep_nodes: 500 });
+    expect(d.root.children[0]).toMatchObject({ kind: 'deeper', folded_frames: 500 });
+    expect(d.deep_nodes).toBe(500);
+    expect(decodeDiff(raw).deep_nodes).toBe(0);
+    expect(diffTooltip(d.root.children[0] as DiffNode, { a: 3, b: 3, scale: 1, normalize: 'none', unit: 'samples' }).rows).toContainEqual({
+      label: 'folded',
+      value: '500 frames past the depth budget — click to load the next levels',
+    });
+  });
+
   it('sends each side under its prefix', () => {
     const p = diffParams({
       a: sideQuery({ ...EMPTY_SIDE, captures: [1], fromUs: 1_000_000, within: { startUs: 0, endUs: 9, outside: true } }, []),

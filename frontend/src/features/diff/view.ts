@@ -2,7 +2,7 @@
 import type { FlameNode } from '../../api/types';
 import type { TooltipContent } from '../flame/tooltip';
 import { KIND_LABEL } from '../flame/palette';
-import { formatPercent, formatValue, share } from '../../shared/units';
+import { formatCount, formatPercent, formatValue, share } from '../../shared/units';
 import type { DiffNode, Normalize } from './api';
 import { onlyIn } from './colors';
 
@@ -66,6 +66,8 @@ export function diffTooltip(node: DiffNode, t: DiffTotals): TooltipContent {
   ];
   if (only === 'b') rows.push({ label: 'only in', value: 'B: new, not in the baseline' });
   if (only === 'a') rows.push({ label: 'only in', value: 'A: gone in B' });
-  if (node.truncated) rows.push({ label: 'detail', value: 'smaller frames below were folded into (other)' });
+  if (node.kind === 'deeper') {
+    rows.push({ label: 'folded', value: `${formatCount(node.folded_frames ?? 0)} frames past the depth budget — click to load the next levels` });
+  } else if (node.truncated) rows.push({ label: 'detail', value: 'frames below were folded into (other) or (deeper) — click to load them' });
   return { title: node.name, rows };
 }

@@ -141,4 +141,30 @@ describe('FlameChart', () => {
       vi.useRealTimers();
     }
   });
+
+  it('zooms to the parent of a (deeper) frame, and draws a deep zoom under one stand-in for its outer ancestors', () => {
+    // all > app > f0 > … > f299 > (deeper): the server's answer for a stack past its depth budget.
+    let chain: FlameNode = { ...n('(deeper)', 3, [], 'deeper'), folded_frames: 99_000 };
+    for (let i = 299; i >= 0; i -= 1) chain = { ...n(`f${i}`, 3, [chain]), truncated: true };
+    const t = deepFreeze(n('all', 3, [n('app', 3, [chain], 'process')], 'root'));
+    const onZoom = vi.fn();
+    act(() => root.render(<FlameChart {...props({ tree: t, onZoom })} />));
+    expect(host.querySelectorAll('g.frame')).toHaveLength(303);
+    act(() => {
+      frame('(deeper)')?.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+    });
+    const deepest = ['app', ...Array.from({ length: 300 }, (_, i) => `f${i}`)];
+    expect(onZoom).toHaveBeenLastCalledWith(deepest);
+
+    act(() => root.render(<FlameChart {...props({ tree: t, onZoom, zoom: deepest })} />));
+    // all, one stand-in for app > f0 … f274, the 24 ancestors above f299, f299 and (deeper).
+    expect(host.querySelectorAll('g.frame')).toHaveLength(1 + 1 + 24 + 2);
+    const standIn = frame('⋯ 276 frames');
+    expect(standIn?.getAttribute('class')).toBe('frame fade');
+    act(() => {
+      standIn?.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+    });
+    expect(onZoom).toHaveBeenLastCalledWith(deepest.slice(0, 276));
+    expect(errors).toEqual([]);
+  });
 });

@@ -179,10 +179,16 @@ function FlameView({
               )}{' '}
               · {formatCount(meta.node_count)} frames
             </span>
-            {meta.pruned_nodes > 0 ? (
+            {meta.pruned_nodes > meta.deep_nodes ? (
               <span className="prune-note" data-testid="prune-note">
-                {formatCount(meta.pruned_nodes)} frames below {formatPercent(meta.prune_threshold)} folded into (other) — zoom in
-                to load them
+                {formatCount(meta.pruned_nodes - meta.deep_nodes)} frames below {formatPercent(meta.prune_threshold)} folded into (other)
+                — zoom in to load them
+              </span>
+            ) : null}
+            {meta.deep_nodes > 0 ? (
+              <span className="prune-note" data-testid="deep-note">
+                {formatCount(meta.deep_nodes)} frames deeper than {formatCount(meta.max_depth)} levels folded into (deeper) — click one
+                to load the next levels
               </span>
             ) : null}
             {grafted.length > 0 ? (

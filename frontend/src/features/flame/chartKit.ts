@@ -44,7 +44,8 @@ export function useChartWidth(wrapRef: RefObject<HTMLDivElement | null>): number
 /**
  * A click zooms through the URL (Back zooms out, links carry it). Caught before it reaches the
  * frame, so d3-flame-graph's own zoom, which flags and redraws the whole tree, never runs.
- * Returns the listener's removal.
+ * A "(deeper)" frame is no frame of the profile: a click on it zooms to its parent, whose next
+ * levels then load. Returns the listener's removal.
  */
 export function zoomOnClick(el: HTMLElement, tooltip: FlameTooltip<ChartNode>, onZoom: (path: string[]) => void): () => void {
   const onClick = (event: MouseEvent) => {
@@ -52,7 +53,9 @@ export function zoomOnClick(el: HTMLElement, tooltip: FlameTooltip<ChartNode>, o
     if (!frame || !el.contains(frame)) return;
     event.stopPropagation();
     tooltip.hide();
-    onZoom(framePath(select<Element, FlameFrame<ChartNode>>(frame).datum()));
+    const d = select<Element, FlameFrame<ChartNode>>(frame).datum();
+    const path = framePath(d);
+    onZoom(d.data.kind === 'deeper' && !d.data.skipped ? path.slice(0, -1) : path);
   };
   el.addEventListener('click', onClick, true);
   return () => el.removeEventListener('click', onClick, true);

@@ -1,7 +1,8 @@
-import type { HierarchyNode } from 'd3';
+import { partition, type HierarchyNode } from 'd3';
 import { describe, expect, it } from 'vitest';
 import type { FlameNode, FrameKind } from '../../api/types';
-import { frameHierarchy, FrameIds, minFrameWidth, sourceNode, zoomView, type ChartNode } from './frames';
+import type { FlameFrame } from 'd3-flame-graph';
+import { frameHierarchy, FrameIds, framePath, minFrameWidth, sourceNode, zoomView, type ChartNode } from './frames';
 import { graft } from './tree';
 
 function n(name: string, value: number, children: FlameNode[] = [], kind: FrameKind = 'user'): FlameNode {
@@ -42,6 +43,27 @@ describe('zoomView', () => {
     expect(sourceNode(view)).toBe(t);
     // The input is untouched: no flags written, children intact.
     expect(t).toEqual(tree());
+  });
+
+  it('draws the outer ancestors of a deep zoom as one stand-in that keeps their names', () => {
+    let chain = n('f39', 1);
+    for (let i = 38; i >= 0; i -= 1) chain = n(`f${i}`, 1, [chain]);
+    const t = n('all', 1, [chain], 'root');
+    const path = Array.from({ length: 40 }, (_, i) => `f${i}`);
+    const view = zoomView(t, path, 5);
+    const names: string[] = [];
+    for (let v: ChartNode | undefined = view; v; v = v.children[0]) names.push(v.name);
+    expect(names).toEqual(['all', '⋯ 34 frames', 'f34', 'f35', 'f36', 'f37', 'f38', 'f39']);
+    expect(view.children[0]).toMatchObject({ fade: true, skipped: path.slice(0, 34) });
+    // A click on any drawn frame still names its whole path.
+    // Laid out as d3-flame-graph does; its ids are numbers where d3's typings say strings.
+    const laidOut = partition<ChartNode>()(frameHierarchy(view, new FrameIds()).count()) as unknown as FlameFrame<ChartNode>;
+    const f36 = laidOut.descendants().find((d) => d.data.name === 'f36');
+    expect(f36 && framePath(f36)).toEqual(path.slice(0, 37));
+    const standIn = laidOut.descendants().find((d) => d.data.skipped);
+    expect(standIn && framePath(standIn)).toEqual(path.slice(0, 34));
+    // Short paths are drawn frame by frame.
+    expect(zoomView(t, path.slice(0, 6), 5).children[0]?.name).toBe('f0');
   });
 
   it('stops at the deepest frame of the path that exists', () => {

@@ -17,7 +17,15 @@ export interface ChartNode extends FlameNode {
   fade?: boolean;
   /** For a stand-in: the server frame it stands for, with all its children. */
   source?: FlameNode;
+  /** For a stand-in of many ancestors at once: their names, outermost first (see zoomView). */
+  skipped?: string[];
 }
+
+/**
+ * Ancestors of the zoomed frame drawn one by one; above them one stand-in holds the rest. A zoom
+ * can be thousands of frames deep, and every ancestor drawn is a 20-pixel row of the chart.
+ */
+export const MAX_DRAWN_ANCESTORS = 24;
 
 /** The server frame behind a drawn frame (stand-ins hold only the zoomed path as children). */
 export const sourceNode = (d: ChartNode): FlameNode => d.source ?? d;
@@ -25,9 +33,10 @@ export const sourceNode = (d: ChartNode): FlameNode => d.source ?? d;
 /**
  * The tree to draw for `zoom` (names below the root): the deepest frame of the path that exists,
  * with its whole subtree, under faded copies of its ancestors; siblings are left out. The root
- * itself for an empty path. Only the ancestors are copied.
+ * itself for an empty path. Only the ancestors are copied. Past `maxAncestors` the outer ones
+ * (below the root) are drawn as one faded stand-in, "⋯ N frames", that remembers their names.
  */
-export function zoomView(root: FlameNode, zoom: readonly string[]): ChartNode {
+export function zoomView(root: FlameNode, zoom: readonly string[], maxAncestors = MAX_DRAWN_ANCESTORS): ChartNode {
   const chain: FlameNode[] = [root];
   let node = root;
   for (const name of zoom) {
@@ -37,11 +46,19 @@ export function zoomView(root: FlameNode, zoom: readonly string[]): ChartNode {
     node = next;
   }
   let view: ChartNode = node;
-  for (let i = chain.length - 2; i >= 0; i -= 1) {
+  const between = chain.length - 2; // ancestors below the root
+  const firstDrawn = between > maxAncestors + 1 ? between - maxAncestors + 1 : 1;
+  for (let i = chain.length - 2; i >= firstDrawn; i -= 1) {
     const source = chain[i];
     if (source) view = { ...source, children: [view], fade: true, source };
   }
-  return view;
+  if (firstDrawn > 1) {
+    const skipped = chain.slice(1, firstDrawn);
+    const outer = skipped[0] ?? root;
+    const name = `⋯ ${skipped.length.toLocaleString('en-US')} frames`;
+    view = { name, value: outer.value, samples: outer.samples, kind: 'root', children: [view], fade: true, skipped: skipped.map((s) => s.name) };
+  }
+  return chain.length > 1 ? { ...root, children: [view], fade: true, source: root } : view;
 }
 
 /**
@@ -117,13 +134,13 @@ export function minFrameWidth(view: ChartNode, widthPx: number, budget: number, 
   return widths[budget] ?? floorPx;
 }
 
-/** Names from below the root down to the frame. */
+/** Names from below the root down to the frame (a stand-in for many ancestors gives all their names). */
 export function framePath(d: FlameFrame<ChartNode>): string[] {
   return d
     .ancestors()
     .reverse()
     .slice(1)
-    .map((a) => a.data.name);
+    .flatMap((a) => a.data.skipped ?? [a.data.name]);
 }
 
 /** The laid-out frame at `path`, or the deepest one that exists. */

@@ -16,6 +16,7 @@ export const KIND_BASE: Record<FrameKind, Hsl> = {
   inline: { h: 188, s: 55, l: 58 },
   unknown: { h: 220, s: 8, l: 62 },
   other: { h: 220, s: 6, l: 46 },
+  deeper: { h: 220, s: 6, l: 34 },
 };
 
 export const KIND_LABEL: Record<FrameKind, string> = {
@@ -27,10 +28,11 @@ export const KIND_LABEL: Record<FrameKind, string> = {
   inline: 'inlined',
   unknown: 'unknown',
   other: '(other): pruned',
+  deeper: '(deeper): past the depth budget',
 };
 
 /** Kinds shown in the legend, in reading order. */
-export const LEGEND_KINDS: FrameKind[] = ['process', 'user', 'kernel', 'jit', 'inline', 'unknown', 'other'];
+export const LEGEND_KINDS: FrameKind[] = ['process', 'user', 'kernel', 'jit', 'inline', 'unknown', 'other', 'deeper'];
 
 export const HIGHLIGHT_COLOR = '#ff3fd2';
 

@@ -59,6 +59,14 @@ describe('tooltipContent', () => {
     expect(c.rows).toContainEqual({ label: 'samples', value: '100' });
     expect(c.rows.some((r) => r.label === 'detail')).toBe(true);
   });
+
+  it('says how many frames a (deeper) frame folds and how to load them', () => {
+    const root = tree();
+    const deeper: FlameNode = { name: '(deeper)', value: 100, samples: 100, kind: 'deeper', children: [], folded_frames: 99_489 };
+    const c = tooltipContent(deeper, root, root, 'samples');
+    expect(c.rows).toContainEqual({ label: 'kind', value: '(deeper): past the depth budget' });
+    expect(c.rows).toContainEqual({ label: 'folded', value: '99,489 frames past the depth budget — click to load the next levels' });
+  });
 });
 
 describe('frame names are text, never markup', () => {

@@ -29,8 +29,21 @@ export function tooltipContent(node: FlameNode, parent: FlameNode | null, root: 
   if (parent) rows.push({ label: 'of parent', value: formatPercent(share(node.value, parent.value)) });
   const selfValue = node.value - node.children.reduce((s, c) => s + c.value, 0);
   if (node.children.length > 0 && selfValue > 0) rows.push({ label: 'self', value: formatValue(selfValue, unit) });
-  if (node.truncated) rows.push({ label: 'detail', value: 'pruned — click to zoom and load it' });
+  if (node.kind === 'deeper') rows.push({ label: 'folded', value: `${formatCount(node.folded_frames ?? 0)} frames past the depth budget — click to load the next levels` });
+  else if (node.truncated) rows.push({ label: 'detail', value: 'pruned — click to zoom and load it' });
   return { title: node.name, rows };
+}
+
+/** What a stand-in for many ancestors of the zoomed frame says: which frames it holds. */
+export function skippedContent(skipped: readonly string[]): TooltipContent {
+  return {
+    title: `${formatCount(skipped.length)} frames above, not drawn one by one`,
+    rows: [
+      { label: 'outermost', value: skipped[0] ?? '' },
+      { label: 'innermost', value: skipped.at(-1) ?? '' },
+      { label: 'click', value: 'zoom to the innermost' },
+    ],
+  };
 }
 
 /** Fill an element with the content, as text only. */
@@ -99,6 +112,7 @@ export function createTooltip(content: (d: FlameFrame<ChartNode>) => TooltipCont
 /** The flame graph's tooltip; `unit` is read on each show so it follows the current response. */
 export function createFlameTooltip(unit: () => string): FlameTooltip<ChartNode> {
   return createTooltip((d) => {
+    if (d.data.skipped) return skippedContent(d.data.skipped);
     const root = d.ancestors().at(-1) ?? d;
     const parent = d.parent ? sourceNode(d.parent.data) : null;
     return tooltipContent(sourceNode(d.data), parent, sourceNode(root.data), unit());

@@ -27,6 +27,18 @@ describe('findPath', () => {
 describe('graft', () => {
   const focused = n('main', 70, [n('func_a', 30), n('func_b', 38), n('tiny_1', 1), n('tiny_2', 1)]);
 
+  it('grafts at the end of a 100,000-frame path, which no recursion would reach', () => {
+    const depth = 100_000;
+    let chain = n(`f${depth - 1}`, 3, [], 'user', true);
+    for (let i = depth - 2; i >= 0; i -= 1) chain = n(`f${i}`, 3, [chain], 'user', true);
+    const path = Array.from({ length: depth }, (_, i) => `f${i}`);
+    const before = n('all', 3, [chain], 'root');
+    const after = graft(before, path, n(`f${depth - 1}`, 3, [n('leaf', 3)]));
+    expect(findPath(after, [...path, 'leaf'])?.value).toBe(3);
+    expect(findPath(after, path)?.truncated).toBe(false);
+    expect(findPath(before, [...path, 'leaf'])).toBeUndefined();
+  });
+
   it('replaces the subtree at the path and copies only the path', () => {
     const before = tree();
     const after = graft(before, ['func_ab', 'main'], focused);

@@ -1,6 +1,7 @@
 /**
  * Pure operations on server flame trees (flame graphs and diffs alike): lookup by path, grafting
- * focused subtrees, search totals.
+ * focused subtrees, search totals. All of them loop rather than recurse: a stack can be 100,000
+ * frames deep, and so can a zoom path.
  */
 import type { FlameNode } from '../../api/types';
 
@@ -54,19 +55,25 @@ export function subtreeTruncated<T extends TreeNode<T>>(node: T): boolean {
  * Returns the input unchanged if the path is missing.
  */
 export function graft<T extends TreeNode<T>>(root: T, path: readonly string[], sub: T): T {
-  const replace = (node: T, depth: number): T | undefined => {
-    if (depth === path.length) return { ...node, ...sub, truncated: false };
-    const name = path[depth];
+  const chain: T[] = [root];
+  const indexes: number[] = [];
+  let node = root;
+  for (const name of path) {
     const idx = node.children.findIndex((c) => c.name === name);
     const child = node.children[idx];
-    if (!child) return undefined;
-    const replaced = replace(child, depth + 1);
-    if (!replaced) return undefined;
-    const children = node.children.slice();
-    children[idx] = replaced;
-    return { ...node, children };
-  };
-  return replace(root, 0) ?? root;
+    if (!child) return root;
+    chain.push(child);
+    indexes.push(idx);
+    node = child;
+  }
+  let replaced: T = { ...node, ...sub, truncated: false };
+  for (let depth = path.length - 1; depth >= 0; depth -= 1) {
+    const parent = chain[depth] as T;
+    const children = parent.children.slice();
+    children[indexes[depth] as number] = replaced;
+    replaced = { ...parent, children };
+  }
+  return replaced;
 }
 
 /**
