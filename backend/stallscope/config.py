@@ -31,6 +31,55 @@ class Settings(BaseSettings):
     worker_concurrency: int = 1
     frontend_dist: Path | None = None
 
+    allowed_hosts: str = ""
+    """Comma-separated Host names the console answers to, beside the listen address and localhost.
+
+    Checked on every request: a web page that rebinds its own DNS name to this address cannot
+    read the console, because its requests carry that foreign name.
+    """
+    upload_idle_timeout_s: float = 30.0
+    """An upload that delivers less than `upload_idle_min_bytes` in this long is dropped (408)."""
+    upload_idle_min_bytes: int = 1024
+
+    parse_stall_timeout_s: float = Field(default=30.0, ge=1.0)
+    """A parse whose worker has not touched its heartbeat (six times per timeout) for this long is
+    queued again."""
+    recovery_interval_s: float = 15.0
+    """How often `serve` looks for stalled parses and lost parse messages."""
+
+    max_distinct_stacks: int = 1_000_000
+    """Per capture: a new stack past this many distinct ones is stored as `[stack limit reached]`.
+
+    Its samples keep their time; the capture ends partial. Storing keeps about 7 MB per 100k
+    distinct stacks up to here and nothing past it (3M distinct collapsed stacks peaked at 286 MB).
+    The perf-script importer's own table is bounded apart (about 160 MB at most): 2M distinct
+    16-frame perf-script stacks peaked at 654 MB, 1M at 628 MB.
+    """
+    max_stack_depth: int = 131_072
+    """Per stack: frames past this many are cut, keeping the leaf side, as perf's own limit does.
+
+    200 distinct stacks this deep (26M frames) peaked at 627 MB, 484 MB of it the importer's.
+    """
+    max_metric_series: int = 100_000
+    """Per capture: points of series past this many are dropped (the capture ends partial).
+
+    1M distinct series in JSON lines peaked at 141 MB and took 28 s, against 307 MB and 151 s unbounded.
+    """
+    max_events: int = 50_000_000
+    """Per capture: timed events (syscalls, faults, off-CPU intervals) past this many are dropped.
+
+    A bound on the database, not on memory (3M events peaked at 116 MB): an event row costs about
+    130 bytes with its indexes, so 50M is about 6.5 GB.
+    """
+    max_warnings: int = 100
+    """Per capture: warnings kept with their line (each cut at 500 characters); the rest are counted."""
+
+    @property
+    def allowed_host_names(self) -> list[str]:
+        """The listen address, localhost and loopback, and whatever `allowed_hosts` adds."""
+        configured = [h.strip().lower() for h in self.allowed_hosts.split(",") if h.strip()]
+        return [self.host.lower(), "localhost", "127.0.0.1", "::1", *configured]
+
     @property
     def blob_dir(self) -> Path:
         return self.data_dir / "blobs"

@@ -1,4 +1,8 @@
-"""Bulk-load timed events into the `events` table with COPY, sharing the stack dictionary."""
+"""Bulk-load timed events into the `events` table with COPY, sharing the stack dictionary.
+
+Past `max_events` events are dropped and counted: each one costs a row in the database, and the
+events table is what grows without end when a trace runs too long.
+"""
 
 from __future__ import annotations
 
@@ -8,8 +12,9 @@ from typing import Any
 import psycopg
 from psycopg.types.json import Jsonb
 
+from stallscope.ingest.limits import Cut
 from stallscope.ingest.model import TimedEvent
-from stallscope.ingest.sample_store import ToTimestamp
+from stallscope.ingest.sample_store import BATCH_FRAMES, Thread, ToTimestamp, bound_threads
 from stallscope.ingest.stack_dictionary import StackDictionary, db_text
 
 BATCH_EVENTS = 20_000
@@ -26,24 +31,32 @@ class EventWriter:
         dictionary: StackDictionary,
         capture_id: int,
         to_timestamp: ToTimestamp,
+        max_events: int,
     ) -> None:
         self._conn = copy_conn
         self._dictionary = dictionary
         self._capture_id = capture_id
         self._to_timestamp = to_timestamp
+        self._max_events = max_events
         self._pending: list[TimedEvent] = []
+        self._pending_frames = 0
+        self.count = 0
         self.kinds: Counter[str] = Counter()
         self.unclosed = 0
-        self.threads: set[tuple[int | None, int | None]] = set()
+        self.threads: set[Thread] = set()
+        self.threads_overflowed = False
         self.first_ns: int | None = None
         self.last_ns: int | None = None
-
-    @property
-    def count(self) -> int:
-        return sum(self.kinds.values())
+        self.dropped = Cut()
+        """Events past `max_events`, not stored."""
 
     def add(self, event: TimedEvent) -> None:
+        if self.count >= self._max_events:
+            self.dropped.add(event.line)
+            return
         self._pending.append(event)
+        self._pending_frames += len(event.stack)
+        self.count += 1
         self.kinds[event.kind.value] += 1
         if event.duration_ns is None:
             self.unclosed += 1
@@ -55,14 +68,14 @@ class EventWriter:
                 self.first_ns = start
             if self.last_ns is None or end > self.last_ns:
                 self.last_ns = end
-        if len(self._pending) >= BATCH_EVENTS:
+        if len(self._pending) >= BATCH_EVENTS or self._pending_frames >= BATCH_FRAMES:
             self.flush()
 
     def flush(self) -> None:
         if not self._pending:
             return
         dictionary = self._dictionary
-        dictionary.resolve(e.stack for e in self._pending if not dictionary.known(e.stack))
+        dictionary.resolve(e.stack for e in self._pending)
         capture_id, to_timestamp = self._capture_id, self._to_timestamp
         with self._conn.cursor() as cur, cur.copy(COPY_EVENTS) as copy:
             for e in self._pending:
@@ -85,4 +98,9 @@ class EventWriter:
                         Jsonb(e.attrs) if e.attrs else None,
                     )
                 )
+        if dictionary.cutting:
+            dictionary.count_cuts(self._pending)
         self._pending.clear()
+        self._pending_frames = 0
+        if bound_threads(self.threads):
+            self.threads_overflowed = True

@@ -2,6 +2,9 @@
 
 A row's values are stored exactly as its points would be: the same series (resolved in column order,
 so ids come out in the same order too) and a stored point per value.
+
+Past `max_metric_series` series, points of a series not yet seen are dropped and counted; their names
+are not kept, so a file of endless series costs no more memory than one at the limit.
 """
 
 from __future__ import annotations
@@ -11,33 +14,47 @@ from typing import Any
 import psycopg
 from psycopg.types.json import Jsonb
 
+from stallscope.ingest.limits import CaptureLimits, Cut
 from stallscope.ingest.model import MetricPoint, MetricRow, RowSeries
 from stallscope.ingest.sample_store import ToTimestamp
 from stallscope.ingest.stack_dictionary import db_text
 
 BATCH_POINTS = 50_000
 COPY_METRICS = "COPY metrics (capture_id, series_id, ts, value) FROM STDIN"
+MAX_CACHED_LAYOUTS = 10_000
+"""Row layouts whose series ids are remembered (importers may hand out a new layout per row)."""
+MAX_CACHED_LAYOUT_COLUMNS = 2_000_000
 
 SeriesKey = tuple[str, tuple[tuple[str, str], ...]]
+RowIds = tuple[list[int | None], int]
+"""A layout's series id per column (None: past the series limit) and how many columns are None."""
 
 
 class MetricWriter:
     """Series rows are inserted in the caller's transaction, so a failed parse leaves none behind."""
 
     def __init__(
-        self, copy_conn: psycopg.Connection[tuple[Any, ...]], capture_id: int, to_timestamp: ToTimestamp
+        self,
+        copy_conn: psycopg.Connection[tuple[Any, ...]],
+        capture_id: int,
+        to_timestamp: ToTimestamp,
+        max_series: int | None = None,
     ) -> None:
         self._conn = copy_conn
         self._capture_id = capture_id
         self._to_timestamp = to_timestamp
+        self._max_series = CaptureLimits.from_settings().metric_series if max_series is None else max_series
         self._series: dict[SeriesKey, int] = {}
-        self._row_series: dict[RowSeries, list[int]] = {}
+        self._row_series: dict[RowSeries, RowIds] = {}
         """Series ids of each row layout's columns (layouts compare by identity and are kept alive here)."""
+        self._row_columns = 0
         self._pending: list[MetricPoint | MetricRow] = []
         self._pending_points = 0
         self.count = 0
         self.first_ns: int | None = None
         self.last_ns: int | None = None
+        self.dropped = Cut()
+        """Points of series past `max_series`, not stored (a row counts once per value dropped)."""
 
     @property
     def series_count(self) -> int:
@@ -62,10 +79,13 @@ class MetricWriter:
         if self._pending_points >= BATCH_POINTS:
             self.flush()
 
-    def _series_id(self, name: str, labels: tuple[tuple[str, str], ...], unit: str | None) -> int:
+    def _series_id(self, name: str, labels: tuple[tuple[str, str], ...], unit: str | None) -> int | None:
+        """The series' id, inserting it if new; None if it is new and the capture is at its limit."""
         key = (name, labels)
         series_id = self._series.get(key)
         if series_id is None:
+            if len(self._series) >= self._max_series:
+                return None
             row = self._conn.execute(
                 "INSERT INTO metric_series (capture_id, name, labels, unit) VALUES (%s, %s, %s, %s) "
                 "ON CONFLICT (capture_id, name, labels) DO UPDATE SET unit = EXCLUDED.unit RETURNING id",
@@ -75,34 +95,55 @@ class MetricWriter:
             series_id = self._series[key] = int(row[0])
         return series_id
 
-    def _row_ids(self, series: RowSeries) -> list[int]:
-        ids = self._row_series.get(series)
-        if ids is None:
-            ids = self._row_series[series] = [
+    def _row_ids(self, series: RowSeries) -> RowIds:
+        found = self._row_series.get(series)
+        if found is None:
+            if len(self._row_series) >= MAX_CACHED_LAYOUTS or self._row_columns >= MAX_CACHED_LAYOUT_COLUMNS:
+                self._row_series.clear()
+                self._row_columns = 0
+            ids = [
                 self._series_id(name, labels, unit)
                 for name, labels, unit in zip(series.names, series.labels, series.units, strict=True)
             ]
-        return ids
+            found = self._row_series[series] = (ids, ids.count(None))
+            self._row_columns += len(ids)
+        return found
 
     def flush(self) -> None:
         if not self._pending:
             return
         # Series first, in the order the points came: the same ids as storing every point alone.
-        ids: list[int | list[int]] = [
+        ids: list[int | RowIds | None] = [
             self._row_ids(p.series) if isinstance(p, MetricRow) else self._series_id(p.name, p.labels, p.unit)
             for p in self._pending
         ]
-        capture_id, to_timestamp = self._capture_id, self._to_timestamp
+        capture_id, to_timestamp, dropped = self._capture_id, self._to_timestamp, self.dropped
         with self._conn.cursor() as cur, cur.copy(COPY_METRICS) as copy:
             write = copy.write_row
             for record, series_id in zip(self._pending, ids, strict=True):
+                if series_id is None:
+                    dropped.add(record.line)
+                    self.count -= 1
+                    continue
                 ts = to_timestamp(record.time_ns)
                 if isinstance(record, MetricRow):
-                    assert isinstance(series_id, list)
-                    for column_id, value in zip(series_id, record.values, strict=True):
-                        write((capture_id, column_id, ts, value))
+                    assert isinstance(series_id, tuple)
+                    column_ids, missing = series_id
+                    if missing:
+                        self._drop_columns(record, missing)
+                        for column_id, value in zip(column_ids, record.values, strict=True):
+                            if column_id is not None:
+                                write((capture_id, column_id, ts, value))
+                    else:
+                        for column_id, value in zip(column_ids, record.values, strict=True):
+                            write((capture_id, column_id, ts, value))
                 else:
                     assert isinstance(record, MetricPoint)
+                    assert isinstance(series_id, int)
                     write((capture_id, series_id, ts, record.value))
         self._pending.clear()
         self._pending_points = 0
+
+    def _drop_columns(self, row: MetricRow, missing: int) -> None:
+        self.dropped.add(row.line, missing)
+        self.count -= missing

@@ -205,6 +205,10 @@ class ParseWarning:
     message: str
 
 
+MAX_WARNING_CHARS = 500
+"""A warning's message is cut here: kept warnings cost a bounded amount whatever line they quote."""
+
+
 @dataclass(slots=True)
 class ParseReport:
     """What a parse kept and what it dropped; filled in while the parser streams."""
@@ -215,13 +219,26 @@ class ParseReport:
     warnings: list[ParseWarning] = field(default_factory=list)
     max_warnings: int = 100
     suppressed_warnings: int = 0
+    limits_reached: list[ParseWarning] = field(default_factory=list)
+    """One warning per per-capture bound the parse reached (`ingest.limits`); always kept, shown first."""
 
     def warn(self, line: int, message: str) -> None:
         """Record a warning, keeping the first `max_warnings` and counting the rest."""
         if len(self.warnings) < self.max_warnings:
+            if len(message) > MAX_WARNING_CHARS:
+                message = message[: MAX_WARNING_CHARS - 1] + "…"
             self.warnings.append(ParseWarning(line, message))
         else:
             self.suppressed_warnings += 1
+
+    def limit_reached(self, line: int, message: str) -> None:
+        """Record that a bound cut something: the capture ends partial, whatever else happened."""
+        self.limits_reached.append(ParseWarning(line, message))
+
+    @property
+    def partial(self) -> bool:
+        """Whether anything in the input was left out of what was stored."""
+        return self.dropped_lines > 0 or self.truncated or bool(self.limits_reached)
 
 
 class ParseError(Exception):

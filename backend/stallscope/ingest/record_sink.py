@@ -1,4 +1,4 @@
-"""Route each canonical record to its writer and keep the capture-level tallies."""
+"""Route each canonical record to its writer, keep the capture-level tallies, and report the bounds hit."""
 
 from __future__ import annotations
 
@@ -10,11 +10,19 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 from stallscope.ingest.event_store import EventWriter
+from stallscope.ingest.limits import CaptureLimits, setting_name
 from stallscope.ingest.metric_store import MetricWriter
-from stallscope.ingest.model import Document, MetricPoint, MetricRow, Record, Sample, TimedEvent
+from stallscope.ingest.model import Document, MetricPoint, MetricRow, ParseReport, Record, Sample, TimedEvent
 from stallscope.ingest.sample_store import SampleWriter
-from stallscope.ingest.stack_dictionary import StackDictionary
+from stallscope.ingest.stack_dictionary import LIMIT_STACK, StackDictionary
 from stallscope.kit.units import weight_unit
+
+COUNT_THREADS = """
+    SELECT count(*) FROM (
+        SELECT pid, tid FROM capture_stack_totals WHERE capture_id = %(id)s
+        UNION SELECT pid, tid FROM events WHERE capture_id = %(id)s
+    ) AS threads
+"""
 
 
 class RecordSink:
@@ -24,14 +32,17 @@ class RecordSink:
         dictionary: StackDictionary,
         capture_id: int,
         to_timestamp: Callable[[int | None], datetime],
+        limits: CaptureLimits | None = None,
     ) -> None:
+        limits = limits or CaptureLimits.from_settings()
         self._conn = copy_conn
         self._capture_id = capture_id
         self._to_timestamp = to_timestamp
         self._dictionary = dictionary
+        self._limits = limits
         self.samples = SampleWriter(copy_conn, dictionary, capture_id, to_timestamp)
-        self.events = EventWriter(copy_conn, dictionary, capture_id, to_timestamp)
-        self.metrics = MetricWriter(copy_conn, capture_id, to_timestamp)
+        self.events = EventWriter(copy_conn, dictionary, capture_id, to_timestamp, limits.events)
+        self.metrics = MetricWriter(copy_conn, capture_id, to_timestamp, limits.metric_series)
         self.documents = 0
 
     def add(self, record: Record) -> None:
@@ -48,10 +59,48 @@ class RecordSink:
             )
             self.documents += 1
 
-    def finish(self) -> None:
+    def finish(self, report: ParseReport) -> None:
+        """Write what is buffered, and tell `report` of every bound the capture reached."""
         self.samples.finish()
         self.events.flush()
         self.metrics.flush()
+        self._report_limits(report)
+
+    def _report_limits(self, report: ParseReport) -> None:
+        dictionary, limits = self._dictionary, self._limits
+        limited, depth_cut = dictionary.limited, dictionary.depth_cut
+        if limited.records:
+            report.limit_reached(
+                limited.first_line,
+                f"stack limit reached: past {limits.distinct_stacks:,} distinct stacks, "
+                f"{limited.records:,} samples or events with a new stack were stored under one "
+                f"`{LIMIT_STACK[0].name}` frame, so their time still counts "
+                f"({setting_name('max_distinct_stacks')}={limits.distinct_stacks})",
+            )
+        if depth_cut.records:
+            report.limit_reached(
+                depth_cut.first_line,
+                f"stack depth limit reached: {len(dictionary.cut_ids):,} stacks deeper than "
+                f"{limits.stack_depth:,} frames were cut to their {limits.stack_depth:,} leaf-side frames "
+                f"under a `[N frames cut]` frame (up to {dictionary.most_frames_cut:,} frames cut from one; "
+                f"{depth_cut.records:,} samples or events) ({setting_name('max_stack_depth')}="
+                f"{limits.stack_depth})",
+            )
+        series = self.metrics.dropped
+        if series.records:
+            report.limit_reached(
+                series.first_line,
+                f"metric series limit reached: past {limits.metric_series:,} series, {series.records:,} "
+                f"points of later series were dropped ({setting_name('max_metric_series')}="
+                f"{limits.metric_series})",
+            )
+        events = self.events.dropped
+        if events.records:
+            report.limit_reached(
+                events.first_line,
+                f"event limit reached: {events.records:,} events past the first {limits.events:,} were "
+                f"dropped ({setting_name('max_events')}={limits.events})",
+            )
 
     @property
     def total(self) -> int:
@@ -66,6 +115,10 @@ class RecordSink:
             "metric_series": self.metrics.series_count,
             "documents": self.documents,
             "stacks": len(self._dictionary),
+            "cut.distinct_stacks": self._dictionary.limited.records,
+            "cut.stack_depth": self._dictionary.depth_cut.records,
+            "cut.metric_series": self.metrics.dropped.records,
+            "cut.events": self.events.dropped.records,
         }
         counts.update({f"events.{kind}": n for kind, n in self.events.kinds.items()})
         return {k: v for k, v in counts.items() if v}
@@ -83,7 +136,12 @@ class RecordSink:
         ]
 
     def thread_count(self) -> int:
-        return len(self.samples.tally.threads | self.events.threads)
+        """Distinct threads of samples and events; the database counts them past what memory tracks."""
+        if self.samples.tally.threads_overflowed or self.events.threads_overflowed:
+            row = self._conn.execute(COUNT_THREADS, {"id": self._capture_id}).fetchone()
+            return int(row[0]) if row else 0
+        sampled, traced = self.samples.tally.threads, self.events.threads
+        return len(sampled) + sum(1 for thread in traced if thread not in sampled)
 
     def time_span(self) -> tuple[datetime, datetime] | None:
         """First and last time of anything timed, mapped to UTC."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from stallscope.ingest.model import Document, MetricPoint, MetricRow, Record, Sample, TimedEvent
+from stallscope.ingest.model import Document, MetricPoint, MetricRow, Record, Sample, Stack, TimedEvent
 
 
 @dataclass(slots=True)
@@ -21,8 +21,12 @@ class RecordTally:
     documents: int = 0
     threads: set[tuple[int | None, int | None]] = field(default_factory=set)
     processes: set[int | str] = field(default_factory=set)
-    stacks: set[int] = field(default_factory=set)
-    """Identities of the distinct stack tuples (importers intern their stacks)."""
+    stacks: set[Stack] = field(default_factory=set)
+    """The distinct stacks, by content."""
+    _seen: dict[int, Stack] = field(default_factory=dict)
+    """Stacks already counted, by identity: importers intern stacks, so this spares hashing the
+    same tuple again; holding them keeps each id unique. Equal stacks that are distinct objects
+    (an importer's table started again) still count once, through `stacks`."""
     first_ns: int | None = None
     last_ns: int | None = None
 
@@ -34,6 +38,11 @@ class RecordTally:
         if self.last_ns is None or end > self.last_ns:
             self.last_ns = end
 
+    def _stack(self, stack: Stack) -> None:
+        if self._seen.get(id(stack)) is not stack:
+            self._seen[id(stack)] = stack
+            self.stacks.add(stack)
+
     def _thread(self, pid: int | None, tid: int | None, comm: str) -> None:
         self.threads.add((pid, tid))
         self.processes.add(pid if pid is not None else comm)
@@ -42,7 +51,7 @@ class RecordTally:
         if isinstance(record, Sample):
             self.samples[record.event] += 1
             self._thread(record.pid, record.tid, record.comm)
-            self.stacks.add(id(record.stack))
+            self._stack(record.stack)
             self._span(record.time_ns, record.time_ns)
         elif isinstance(record, TimedEvent):
             self.events[record.kind.value] += 1
@@ -50,7 +59,7 @@ class RecordTally:
             if record.duration_ns is None:
                 self.unclosed_events += 1
             if record.stack:
-                self.stacks.add(id(record.stack))
+                self._stack(record.stack)
             start = record.start_ns
             self._span(start, None if start is None else start + (record.duration_ns or 0))
         elif isinstance(record, MetricPoint):

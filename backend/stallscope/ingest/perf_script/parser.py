@@ -176,6 +176,7 @@ class _Parser:
                 start += 1
                 line_no += 1
             if start < end:
+                self.table.start_sample()  # between records: where the table may start again
                 sample = self._fast(data, start, end, line_no)
                 if sample is not None:
                     report.samples += 1

@@ -7,9 +7,13 @@ are interned: two samples with the same stack share one tuple object, so downstr
 stack is keyed by its frames' codes joined, which is much cheaper to build and hash than a tuple of
 frames.
 
-Memory grows with distinct stacks and frames. The caches keyed by raw bytes (lines, stack bodies) are
-capped and emptied when full, so a capture of endless unique addresses costs time, never unbounded
-memory.
+Memory grows with distinct stacks and frames, up to a budget. The caches keyed by raw bytes (lines,
+stack bodies) are capped and emptied when full, so a capture of endless unique addresses costs time,
+never unbounded memory. The interned frames and stacks themselves are bounded too: past
+`MAX_INTERNED_REFS` frame references the whole table starts again (codes restart with it, so
+nothing keyed on the old codes may survive). A capture with millions of distinct stacks then gets
+equal stacks as distinct objects across a reset; everything downstream keys on `id(stack)` only as
+a shortcut and merges equal stacks by content (the stack dictionary by digest, folding by text).
 """
 
 from __future__ import annotations
@@ -27,6 +31,9 @@ from stallscope.ingest.perf_script.naming import (
 
 MAX_CACHED_LINES = 250_000
 MAX_CACHED_BODY_BYTES = 64 << 20
+MAX_INTERNED_REFS = 8_000_000
+"""Frames plus frame references in interned stacks; about 20 bytes each, so some 160 MB at most
+(measured 33-35 MB per 100k distinct 16-frame stacks)."""
 
 
 class _LineCache:
@@ -55,6 +62,10 @@ class StackTable:
 
     def __init__(self, options: NamingOptions) -> None:
         self._options = options
+        self._reset()
+
+    def _reset(self) -> None:
+        """Forget every frame, stack and cached line: the table starts again, codes from zero."""
         self._frames: dict[FrameKind, dict[str, Frame]] = {kind: {} for kind in FrameKind}
         self._frame_codes: dict[int, bytes] = {}
         self._stacks: dict[bytes, Stack] = {b"": ()}
@@ -62,10 +73,12 @@ class StackTable:
         self._lines = (_LineCache(), _LineCache())
         self._bodies: tuple[dict[bytes, Stack], dict[bytes, Stack]] = ({}, {})
         self._body_bytes = 0
+        self._refs = 0
 
-    @property
-    def distinct_stacks(self) -> int:
-        return len(self._stacks) - 1
+    def start_sample(self) -> None:
+        """Called between samples: the one moment a reset cannot split a stack being built."""
+        if self._refs > MAX_INTERNED_REFS:
+            self._reset()
 
     def frame(self, name: str, kind: FrameKind) -> Frame:
         by_name = self._frames[kind]
@@ -73,6 +86,7 @@ class StackTable:
         if found is None:
             found = by_name[name] = Frame(name, kind)
             self._frame_codes[id(found)] = len(self._frame_codes).to_bytes(4, "little")
+            self._refs += 1
         return found
 
     def line_frames(self, line: bytes, java: bool) -> tuple[Frame, ...] | None:
@@ -109,6 +123,7 @@ class StackTable:
         stack = self._stacks.get(key)
         if stack is None:
             stack = self._stacks[key] = frames
+            self._refs += len(frames)
         return stack
 
     def stack_of_lines(self, lines: list[bytes], java: bool) -> Stack | None:
@@ -131,6 +146,7 @@ class StackTable:
         stack = self._stacks.get(key)
         if stack is None:
             stack = self._stacks[key] = tuple(chain.from_iterable(lookup(cache.frames)))
+            self._refs += len(stack)
         return stack
 
     def stack_of_body(self, body: bytes, java: bool) -> Stack | None:

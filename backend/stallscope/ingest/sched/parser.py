@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import BinaryIO
 
-from stallscope.ingest.model import ParseReport, Record, Sample
+from stallscope.ingest.model import ParseReport, Record, Sample, Stack
 from stallscope.ingest.perf_script import parse_perf_script
 from stallscope.ingest.sched.args import Switch, in_interrupt_context, read_stat, read_switch, read_wakeup
 from stallscope.ingest.sched.intervals import Tracker, warn_counts
@@ -32,6 +32,7 @@ STATS = {
     "sched:sched_stat_wait": "wait_ns",
 }
 MAX_COMPLAINTS = 10
+MAX_REMEMBERED_STACKS = 250_000
 """Per-sample warnings about arguments or times kept; the counts say the rest."""
 NO_ARGS_WARNING = (
     "sched_switch samples carry no tracepoint arguments (perf script -F without `trace`): the thread "
@@ -50,7 +51,8 @@ class _Reader:
     def __init__(self, report: ParseReport) -> None:
         self.report = report
         self.tracker = Tracker()
-        self._interrupt_stacks: dict[int, bool] = {}  # by id(stack): perf_script interns them
+        # By id(stack), holding the stack so its id stays its own; capped, as the importer's table is.
+        self._interrupt_stacks: dict[int, tuple[Stack, bool]] = {}
         self._last_switch: dict[int | None, tuple[int, int | None, Switch | None]] = {}
         self._with_args = self._without_args = self._repeated = 0
         self._complaints = 0
@@ -106,9 +108,14 @@ class _Reader:
             wakeup = read_wakeup(args)
             if wakeup is not None:
                 stack = sample.stack
-                in_interrupt = self._interrupt_stacks.get(id(stack))
-                if in_interrupt is None:
-                    in_interrupt = self._interrupt_stacks[id(stack)] = in_interrupt_context(stack)
+                known = self._interrupt_stacks.get(id(stack))
+                if known is not None and known[0] is stack:
+                    in_interrupt = known[1]
+                else:
+                    if len(self._interrupt_stacks) >= MAX_REMEMBERED_STACKS:
+                        self._interrupt_stacks.clear()
+                    in_interrupt = in_interrupt_context(stack)
+                    self._interrupt_stacks[id(stack)] = (stack, in_interrupt)
                 self.tracker.wakeup(time_ns, wakeup.tid, sample.tid, sample.comm, in_interrupt)
             return
         key = STATS.get(sample.event)
