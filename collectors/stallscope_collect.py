@@ -1683,6 +1683,7 @@ def post_once(url: str, body_path: str, token: str, timeout: float, console: Con
         "Content-Length": str(size),
         "User-Agent": COLLECTOR,
         "Accept": "application/json",
+        "X-Requested-With": COLLECTOR,
     }
     try:
         with open(body_path, "rb") as f:

@@ -18,6 +18,10 @@ class ApiError(Exception):
     pass
 
 
+CLIENT_HEADERS = {"X-Requested-With": "stallscope-cli"}
+"""Marks writes as the CLI's own: the console refuses writes another web site could have sent."""
+
+
 def _check(response: httpx.Response) -> Any:
     if response.status_code >= 400:
         try:
@@ -52,7 +56,9 @@ def upload(
         params["host"] = host
     if fmt:
         params["format"] = fmt
-    with httpx.Client(base_url=server, timeout=httpx.Timeout(60.0, read=600.0)) as client:
+    with httpx.Client(
+        base_url=server, headers=CLIENT_HEADERS, timeout=httpx.Timeout(60.0, read=600.0)
+    ) as client:
         response = client.post(
             f"/api/incidents/{incident_id}/captures",
             params=params,
@@ -64,14 +70,14 @@ def upload(
 
 
 def reparse(server: str, capture_id: int) -> dict[str, Any]:
-    with httpx.Client(base_url=server, timeout=60.0) as client:
+    with httpx.Client(base_url=server, headers=CLIENT_HEADERS, timeout=60.0) as client:
         result: dict[str, Any] = _check(client.post(f"/api/captures/{capture_id}/reparse"))
         return result
 
 
 def wait_parsed(server: str, capture_id: int, show_progress: bool, timeout_s: float = 3600) -> dict[str, Any]:
     deadline = time.monotonic() + timeout_s
-    with httpx.Client(base_url=server, timeout=60.0) as client:
+    with httpx.Client(base_url=server, headers=CLIENT_HEADERS, timeout=60.0) as client:
         while True:
             capture: dict[str, Any] = _check(client.get(f"/api/captures/{capture_id}"))
             if show_progress:

@@ -88,3 +88,17 @@ export async function saveScreenshot(page: Page, name: string): Promise<void> {
 export async function measureCount(page: Page, name: string): Promise<number> {
   return page.evaluate((n) => performance.getEntriesByName(n, 'measure').length, name);
 }
+
+/**
+ * Record Content-Security-Policy violations on every page the test opens; call before `goto`. The
+ * console sends a CSP without inline script, so anything the UI does that the policy forbids (an
+ * inline handler, a `javascript:` URL, a style the policy does not allow) shows up here.
+ */
+export async function recordCspViolations(page: Page): Promise<() => Promise<string[]>> {
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { cspViolations: string[] }).cspViolations = seen;
+    document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective}: ${e.blockedURI}`));
+  });
+  return () => page.evaluate(() => (window as unknown as { cspViolations?: string[] }).cspViolations ?? []);
+}

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page, type Response } from '@playwright/test';
-import { artifacts, corpus, createIncident, measureCount, saveScreenshot, uploadCapture } from './helpers';
+import { artifacts, corpus, createIncident, measureCount, recordCspViolations, saveScreenshot, uploadCapture } from './helpers';
 
 const CPU = path.join(corpus, 'captures', 'clockmono', 'cpu5s_clockmono.perf.txt.gz');
 /** realtime - monotonic, read beside the recording (cpu5s_clockmono.clock.jsonl). */
@@ -76,6 +76,7 @@ test('timeline: tracks drawn, hover, brush moves the flame graph, annotate', asy
   await uploadCapture(request, incident, metricsCsv(), { host: HOST, filename: 'app-metrics.csv' });
   expect(cpu.time_start).not.toBeNull();
 
+  const cspViolations = await recordCspViolations(page);
   // No incident: an empty state that leads to the incident list.
   await page.goto('/timeline');
   await expect(page.getByText('No incident selected')).toBeVisible();
@@ -196,4 +197,5 @@ test('timeline: tracks drawn, hover, brush moves the flame graph, annotate', asy
     tracks: await tracks.count(),
   };
   console.log(`timeline timings (ms): ${JSON.stringify(timings)}`);
+  expect(await cspViolations(), 'the timeline works under the console\'s Content-Security-Policy').toEqual([]);
 });

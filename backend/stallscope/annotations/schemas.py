@@ -6,6 +6,8 @@ from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from stallscope.kit.text import MultiLine, SingleLine
+
 MAX_TEXT = 2000
 MAX_HOST = 255
 
@@ -24,8 +26,8 @@ def _text(value: str) -> str:
 
 class AnnotationCreate(BaseModel):
     ts: datetime
-    text: str = Field(min_length=1, max_length=MAX_TEXT)
-    host: str | None = Field(default=None, max_length=MAX_HOST)
+    text: MultiLine = Field(min_length=1, max_length=MAX_TEXT)
+    host: SingleLine | None = Field(default=None, max_length=MAX_HOST)
 
     _ts = field_validator("ts")(_aware)
     _text_ok = field_validator("text")(_text)
@@ -34,7 +36,7 @@ class AnnotationCreate(BaseModel):
 class AnnotationUpdate(BaseModel):
     """Only the text changes: moving a note in time is deleting it and pinning a new one."""
 
-    text: str = Field(min_length=1, max_length=MAX_TEXT)
+    text: MultiLine = Field(min_length=1, max_length=MAX_TEXT)
 
     _text_ok = field_validator("text")(_text)
 

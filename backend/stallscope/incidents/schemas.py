@@ -7,14 +7,16 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from stallscope.kit.text import MultiLine, SingleLine
+
 Severity = Literal["sev1", "sev2", "sev3", "sev4"]
 
 
 class IncidentCreate(BaseModel):
-    title: str = Field(min_length=1, max_length=300)
+    title: SingleLine = Field(min_length=1, max_length=300)
     severity: Severity = "sev3"
     started_at: datetime
-    summary: str = Field(default="", max_length=100_000)
+    summary: MultiLine = Field(default="", max_length=100_000)
 
     @field_validator("started_at")
     @classmethod

@@ -6,9 +6,11 @@ from datetime import datetime
 
 from pydantic import BaseModel, Field
 
+from stallscope.kit.text import SingleLine
+
 
 class ShareCreate(BaseModel):
-    target: str = Field(
+    target: SingleLine = Field(
         min_length=1, max_length=16_000, description="Path and query of a view, e.g. /flame?v=3&incident=4"
     )
 

@@ -6,9 +6,11 @@ from datetime import datetime
 
 from pydantic import BaseModel, Field
 
+from stallscope.kit.text import SingleLine
+
 
 class TokenCreate(BaseModel):
-    name: str = Field(min_length=1, max_length=200, description="Who or what uses it, e.g. 'db hosts'")
+    name: SingleLine = Field(min_length=1, max_length=200, description="Who or what uses it, e.g. 'db hosts'")
 
 
 class TokenOut(BaseModel):

@@ -39,12 +39,18 @@ export function parseErrorText(status: number, statusText: string, text: string)
   }
 }
 
+/**
+ * Sent with every request. The console refuses a write without it (or a JSON body): another web site
+ * can make the browser send a form or a bodiless POST here, but cannot add a custom header.
+ */
+export const REQUEST_HEADERS: Readonly<Record<string, string>> = { Accept: 'application/json', 'X-Requested-With': 'stallscope' };
+
 async function send(method: string, url: string, body?: unknown, signal?: AbortSignal): Promise<Response> {
   let res: Response;
   try {
     res = await fetch(url, {
       method,
-      headers: body === undefined ? { Accept: 'application/json' } : { Accept: 'application/json', 'Content-Type': 'application/json' },
+      headers: body === undefined ? REQUEST_HEADERS : { ...REQUEST_HEADERS, 'Content-Type': 'application/json' },
       body: body === undefined ? null : JSON.stringify(body),
       signal: signal ?? null,
     });

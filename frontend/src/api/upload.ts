@@ -1,6 +1,6 @@
 /** Raw-body upload with progress. fetch() cannot report upload progress, XMLHttpRequest can. */
 import { decodeCapture } from './decode';
-import { ApiError, parseErrorText } from './http';
+import { ApiError, parseErrorText, REQUEST_HEADERS } from './http';
 import type { Capture } from './types';
 
 export interface UploadHandle {
@@ -13,7 +13,7 @@ export function uploadCapture(url: string, file: Blob, onProgress: (fraction: nu
   const promise = new Promise<Capture>((resolve, reject) => {
     xhr.open('POST', url);
     xhr.setRequestHeader('Content-Type', 'application/octet-stream');
-    xhr.setRequestHeader('Accept', 'application/json');
+    for (const [name, value] of Object.entries(REQUEST_HEADERS)) xhr.setRequestHeader(name, value);
     xhr.upload.onprogress = (e) => {
       if (e.lengthComputable && e.total > 0) onProgress(e.loaded / e.total);
     };

@@ -4,7 +4,7 @@
  * Times inside track data are epoch microseconds (numbers); ISO strings only at the edges.
  */
 import { arr, bool, DecodeError, nullable, num, obj, oneOf, str } from '../../api/decode';
-import { deleteRequest, getJson, getJsonTimed, parseErrorText, postJson } from '../../api/http';
+import { deleteRequest, getJson, getJsonTimed, parseErrorText, postJson, REQUEST_HEADERS } from '../../api/http';
 import { isoFromEpochUs, type EpochUs } from '../../shared/selection';
 
 // --- track listing ----------------------------------------------------------------------------------
@@ -478,7 +478,7 @@ export async function updateAnnotation(id: number, text: string): Promise<Annota
   try {
     res = await fetch(url, {
       method: 'PATCH',
-      headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+      headers: { ...REQUEST_HEADERS, 'Content-Type': 'application/json' },
       body: JSON.stringify({ text }),
     });
   } catch {
