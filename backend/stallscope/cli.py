@@ -24,27 +24,39 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if args.host:
         os.environ["STALLSCOPE_HOST"] = args.host
     from stallscope.console import serve
+    from stallscope.datadir_lock import DataDirInUse
 
-    return serve(with_worker=not args.no_worker)
+    try:
+        return serve(with_worker=not args.no_worker)
+    except DataDirInUse as exc:
+        print(f"stallscope: {exc}", file=sys.stderr)
+        return 1
 
 
 def cmd_worker(args: argparse.Namespace) -> int:
     from stallscope.config import get_settings
     from stallscope.console import ensure_database
+    from stallscope.health.heartbeat import WorkerHeartbeat
     from stallscope.worker import configure_celery
 
-    ensure_database(get_settings())
+    settings = ensure_database(get_settings())
+    assert settings.database_url is not None
     app = configure_celery()
-    app.worker_main(
-        [
-            "worker",
-            "--loglevel=INFO",
-            f"--concurrency={args.concurrency}",
-            "--without-gossip",
-            "--without-mingle",
-            "--without-heartbeat",
-        ]
-    )
+    heartbeat = WorkerHeartbeat(settings.database_url, args.concurrency)
+    heartbeat.start()
+    try:
+        app.worker_main(
+            [
+                "worker",
+                "--loglevel=INFO",
+                f"--concurrency={args.concurrency}",
+                "--without-gossip",
+                "--without-mingle",
+                "--without-heartbeat",
+            ]
+        )
+    finally:
+        heartbeat.stop()
     return 0
 
 
@@ -150,7 +162,13 @@ def build_parser() -> argparse.ArgumentParser:
         "start the console (API, worker, and the embedded database)",
         "Start the console at http://127.0.0.1:8000. Without DATABASE_URL an embedded PostgreSQL\n"
         "is started under the data directory (default ~/.local/share/stallscope, or\n"
-        "STALLSCOPE_DATA_DIR) and the Celery broker runs on it too. Ctrl-C stops everything.",
+        "STALLSCOPE_DATA_DIR) and the Celery broker runs on it too. Ctrl-C stops everything.\n\n"
+        "It keeps itself up: a worker or embedded database that dies is started again (with\n"
+        "back-off, logged), parses a dead worker left behind are queued again, and files of\n"
+        "uploads that never finished are swept. One console per data directory: a second one\n"
+        "on the same directory refuses to start. GET /api/health answers 503 naming the part\n"
+        "that is down.\n\n"
+        "Reached by another name than localhost or --host? List it in STALLSCOPE_ALLOWED_HOSTS.",
     )
     p.add_argument("--data-dir", type=Path, help="where the database and raw uploads live")
     p.add_argument("--host", help="address to listen on (default 127.0.0.1)")
@@ -253,19 +271,58 @@ def main(argv: list[str] | None = None) -> int:
         result: int = args.handler(args)
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        _quiet_stdout()  # the reader went away (`stallscope collapse x | head`): nothing to report
+        return 1
     except Exception as exc:
-        from stallscope.client import ApiError
-
-        if isinstance(exc, ApiError | FileNotFoundError | ConnectionError):
-            print(f"stallscope: {exc}", file=sys.stderr)
-            return 1
-        import httpx
-
-        if isinstance(exc, httpx.ConnectError):
-            print(f"stallscope: cannot reach the console: {exc}", file=sys.stderr)
-            return 1
-        raise
+        if os.environ.get(DEBUG_ENV) or (args.command in CONSOLE_COMMANDS and not _expected(exc)):
+            raise
+        print(f"stallscope: {error_line(args, exc)}", file=sys.stderr)
+        return 1
     return result
+
+
+DEBUG_ENV = "STALLSCOPE_DEBUG"
+CONSOLE_COMMANDS = frozenset({"serve", "worker", "migrate"})
+"""The console itself: a failure there nobody foresaw is a bug, and its report needs the traceback."""
+
+
+def _expected(exc: Exception) -> bool:
+    from stallscope.ingest.model import ParseError
+
+    return isinstance(exc, OSError | ParseError)
+
+
+def error_line(args: argparse.Namespace, exc: Exception) -> str:
+    """One line for an error no command handled itself, naming the file it concerns when known.
+
+    Whatever the input, a person gets a sentence rather than a traceback; `STALLSCOPE_DEBUG=1`
+    brings the traceback back for whoever debugs the command itself.
+    """
+    import httpx
+
+    from stallscope.client import ApiError
+    from stallscope.ingest.model import ParseError
+
+    file = getattr(args, "file", None)
+    where = f"{file}: " if isinstance(file, Path) else ""
+    if isinstance(exc, httpx.ConnectError):
+        line = f"cannot reach the console: {exc}"
+    elif isinstance(exc, ApiError | ConnectionError):
+        line = str(exc)
+    elif isinstance(exc, OSError) and exc.filename is not None:
+        line = f"{exc.filename}: {exc.strerror or exc}"
+    elif isinstance(exc, OSError | ParseError):
+        line = f"{where}{exc.strerror if isinstance(exc, OSError) and exc.strerror else exc}"
+    else:
+        line = f"{where}unexpected {type(exc).__name__}: {exc} ({DEBUG_ENV}=1 shows the traceback)"
+    return " ".join(line.split())
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush cannot fail again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
 
 
 if __name__ == "__main__":

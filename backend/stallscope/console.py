@@ -1,27 +1,36 @@
-"""`stallscope serve`: the whole console in one command.
+"""`stallscope serve`: the whole console in one command, kept alive by itself.
 
-Starts (or reuses) the embedded PostgreSQL unless DATABASE_URL is set, applies migrations, runs a
-Celery worker as a child process and the API in this one. Ctrl-C stops all three; the data stays
-in the data directory for the next start.
+Takes the data directory's lock, starts (or reuses) the embedded PostgreSQL unless DATABASE_URL is
+set, applies migrations, runs a Celery worker as a child process and the API in this one. A
+supervisor thread starts the worker or the embedded database again when either dies, and a
+maintenance thread queues again the parses a dead worker left behind and sweeps orphaned files.
+Ctrl-C stops all of it; the data stays in the data directory for the next start.
 """
 
 from __future__ import annotations
 
 import logging
 import os
-import signal
-import subprocess
-import sys
 
 import uvicorn
 
 from stallscope.config import Settings, get_settings
-from stallscope.embedded import start_embedded_postgres
+from stallscope.datadir_lock import DataDirLock
+from stallscope.embedded import EmbeddedPostgres
+from stallscope.maintenance.jobs import console_jobs
+from stallscope.maintenance.loop import MaintenanceLoop
 from stallscope.migrate import upgrade_to_head
+from stallscope.supervision import EmbeddedDatabase, SupervisedPart, Supervisor, WorkerProcess
 
 log = logging.getLogger(__name__)
 
-WORKER_STOP_TIMEOUT_S = 30
+KEEP_ALIVE_S = 5
+
+
+def _use_database(url: str) -> Settings:
+    os.environ["DATABASE_URL"] = url
+    get_settings.cache_clear()
+    return get_settings()
 
 
 def ensure_database(settings: Settings) -> Settings:
@@ -29,51 +38,52 @@ def ensure_database(settings: Settings) -> Settings:
     if settings.database_url:
         return settings
     log.info("no DATABASE_URL: using the embedded PostgreSQL in %s", settings.pgdata_dir)
-    url = start_embedded_postgres(settings.pgdata_dir)
-    os.environ["DATABASE_URL"] = url
-    get_settings.cache_clear()
-    return get_settings()
-
-
-def start_worker_process(settings: Settings) -> subprocess.Popen[bytes]:
-    env = dict(os.environ)
-    env["DATABASE_URL"] = settings.database_url or ""
-    env["STALLSCOPE_DATA_DIR"] = str(settings.data_dir)
-    command = [
-        sys.executable,
-        "-m",
-        "stallscope",
-        "worker",
-        "--concurrency",
-        str(settings.worker_concurrency),
-    ]
-    return subprocess.Popen(command, env=env)
-
-
-def stop_worker_process(worker: subprocess.Popen[bytes]) -> None:
-    if worker.poll() is not None:
-        return
-    worker.send_signal(signal.SIGTERM)
-    try:
-        worker.wait(WORKER_STOP_TIMEOUT_S)
-    except subprocess.TimeoutExpired:
-        log.warning("worker did not stop within %ss; killing it", WORKER_STOP_TIMEOUT_S)
-        worker.kill()
-        worker.wait()
+    return _use_database(EmbeddedPostgres(settings.pgdata_dir).url)
 
 
 def serve(with_worker: bool = True) -> int:
-    settings = ensure_database(get_settings())
+    """Run the console until Ctrl-C; raises DataDirInUse when another console holds the directory."""
+    settings = get_settings()
+    lock = DataDirLock(settings.data_dir)
+    lock.acquire()
+    parts: list[SupervisedPart] = []
+    if not settings.database_url:
+        log.info("no DATABASE_URL: using the embedded PostgreSQL in %s", settings.pgdata_dir)
+        embedded = EmbeddedPostgres(settings.pgdata_dir)
+        settings = _use_database(embedded.url)
+        parts.append(EmbeddedDatabase(embedded))
     settings.blob_dir.mkdir(parents=True, exist_ok=True)
     assert settings.database_url is not None
     upgrade_to_head(settings.database_url)
-    worker = start_worker_process(settings) if with_worker else None
+    worker = WorkerProcess(_worker_env(settings), settings.worker_concurrency) if with_worker else None
+    if worker is not None:
+        parts.append(worker)
+    supervisor = Supervisor(parts)
+    maintenance = MaintenanceLoop(console_jobs(settings, settings.database_url))
+    supervisor.start()
+    maintenance.start()
     try:
         from stallscope.main import create_app
 
         log.info("Stallscope is at http://%s:%s/", settings.host, settings.port)
-        uvicorn.run(create_app(), host=settings.host, port=settings.port, log_level="info")
+        uvicorn.run(
+            create_app(),
+            host=settings.host,
+            port=settings.port,
+            log_level="info",
+            timeout_keep_alive=KEEP_ALIVE_S,
+        )
     finally:
+        maintenance.stop()
+        supervisor.stop()
         if worker is not None:
-            stop_worker_process(worker)
+            worker.stop()
+        lock.release()
     return 0
+
+
+def _worker_env(settings: Settings) -> dict[str, str]:
+    env = dict(os.environ)
+    env["DATABASE_URL"] = settings.database_url or ""
+    env["STALLSCOPE_DATA_DIR"] = str(settings.data_dir)
+    return env

@@ -15,9 +15,13 @@ from stallscope.config import get_settings
 from stallscope.diff.router import router as diff_router
 from stallscope.events.router import router as events_router
 from stallscope.flame.router import router as flame_router
+from stallscope.health.router import router as health_router
 from stallscope.heatmap.router import router as heatmap_router
 from stallscope.incidents.router import router as incidents_router
+from stallscope.kit.browser_guard import BrowserGuard
+from stallscope.kit.error_answers import add_error_answers
 from stallscope.kit.errors import ServiceError
+from stallscope.kit.parameter_guard import ParameterGuard
 from stallscope.metrics.router import router as metrics_router
 from stallscope.shares.router import router as shares_router
 from stallscope.threads.router import router as threads_router
@@ -61,10 +65,8 @@ def create_app() -> FastAPI:
     async def service_error(_: Request, exc: ServiceError) -> JSONResponse:
         return JSONResponse({"detail": str(exc)}, status_code=exc.status_code)
 
-    @app.get("/api/health", tags=["meta"])
-    def health() -> dict[str, str]:
-        return {"status": "ok", "version": __version__}
-
+    add_error_answers(app)
+    app.include_router(health_router)
     app.include_router(incidents_router)
     app.include_router(captures_router)
     app.include_router(flame_router)
@@ -78,4 +80,6 @@ def create_app() -> FastAPI:
     app.include_router(heatmap_router)
     app.include_router(shares_router)
     _mount_frontend(app, frontend_dist())
+    app.add_middleware(ParameterGuard)
+    app.add_middleware(BrowserGuard, allowed_hosts=get_settings().allowed_host_names)
     return app

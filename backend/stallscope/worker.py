@@ -71,3 +71,19 @@ def stallscope_task(name: str) -> Callable[[Callable[P, R]], Any]:
 def enqueue(name: str, *args: Any) -> None:
     configure_celery()
     celery_app.send_task(name, args=list(args))
+
+
+BROKER_CHECK_TIMEOUT_S = 3.0
+
+
+def waiting_messages() -> int:
+    """Messages waiting in the default queue (not those a worker holds); raises when unreachable."""
+    app = configure_celery()
+    with app.connection_for_write() as conn:
+        conn.ensure_connection(max_retries=1, timeout=BROKER_CHECK_TIMEOUT_S)
+        channel = conn.default_channel
+        try:
+            declared = channel.queue_declare(queue=app.conf.task_default_queue, passive=True)
+        except conn.channel_errors:
+            return 0  # the queue does not exist yet: nothing was ever sent to it
+        return int(declared.message_count)

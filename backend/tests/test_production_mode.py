@@ -14,12 +14,12 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
 
-START_TIMEOUT_S = 60
+from tests.fixtures.processes import free_port, wait_until
+
 PARSE_TIMEOUT_S = 120
 CAPTURE = b"""svc 42/42 [001] 10.000100: 1000 cpu-clock:
 \t    1111 handle (/usr/bin/svc)
@@ -30,25 +30,6 @@ svc 42/42 [001] 10.000200: 1000 cpu-clock:
 \t    2222 main (/usr/bin/svc)
 
 """
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-def wait_until(check: Any, what: str, process: subprocess.Popen[bytes], log: Path) -> None:
-    deadline = time.monotonic() + START_TIMEOUT_S
-    while not check():
-        if process.poll() is not None:
-            raise RuntimeError(f"{what} exited early:\n{log.read_text(errors='replace')[-4000:]}")
-        if time.monotonic() > deadline:
-            raise RuntimeError(
-                f"{what} not up after {START_TIMEOUT_S}s:\n{log.read_text(errors='replace')[-4000:]}"
-            )
-        time.sleep(0.2)
 
 
 @pytest.fixture
@@ -109,7 +90,10 @@ def test_api_and_worker_in_separate_processes_over_redis(
                 "/api/incidents", json={"title": "prod path", "started_at": "2026-11-21T08:00:00Z"}
             ).json()
             capture = client.post(
-                f"/api/incidents/{incident['id']}/captures", params={"filename": "svc.txt"}, content=CAPTURE
+                f"/api/incidents/{incident['id']}/captures",
+                params={"filename": "svc.txt"},
+                content=CAPTURE,
+                headers={"Content-Type": "application/octet-stream"},
             ).json()
             deadline = time.monotonic() + PARSE_TIMEOUT_S
             while (status := client.get(f"/api/captures/{capture['id']}").json())["status"] in {

@@ -17,14 +17,18 @@ from typing import Any
 import psycopg
 from psycopg.types.json import Jsonb
 
+from stallscope.captures.parse_claim import ClaimedCapture, ParseHeartbeat, claim_capture
+from stallscope.config import get_settings
 from stallscope.db import get_session_factory, raw_connection
 from stallscope.ingest.clock import clock_mapping
+from stallscope.ingest.limits import CaptureLimits, setting_name
 from stallscope.ingest.model import ParseError, ParseReport
 from stallscope.ingest.record_sink import RecordSink
 from stallscope.ingest.registry import HEAD_BYTES, detect_importer, importer_by_name
 from stallscope.ingest.stack_dictionary import StackDictionary
 from stallscope.kit.compression import decompressing_reader, sniff_compression
 from stallscope.kit.readers import PrefixedReader, read_head
+from stallscope.kit.stream_decoder import CorruptCompression
 from stallscope.threads.service import store_capture_totals
 from stallscope.timeline.rollups import refresh_timeline_rollups
 from stallscope.timeseries import refresh_sample_rollup
@@ -49,43 +53,59 @@ CAPTURE_TABLES = (
 Conn = psycopg.Connection[tuple[Any, ...]]
 
 
-def parse_capture(database_url: str, capture_id: int) -> None:
-    """Parse one stored capture; never raises for bad input, which ends as a failed capture."""
+def parse_capture(database_url: str, capture_id: int, attempt: int | None = None) -> None:
+    """Parse one stored capture; never raises for bad input, which ends as a failed capture.
+
+    Raises only when the database itself is away: then nothing can be recorded, and the capture's
+    stopped heartbeat gets it queued again once the database is back.
+    """
     with raw_connection(database_url, autocommit=True) as aux:
-        row = aux.execute(
-            "SELECT blob_path, filename, format, size_bytes, clock FROM captures WHERE id = %s",
-            (capture_id,),
-        ).fetchone()
-        if row is None:
-            log.warning("capture %s vanished before it could be parsed", capture_id)
+        stall_timeout_s = get_settings().parse_stall_timeout_s
+        claimed = claim_capture(aux, capture_id, attempt, stall_timeout_s)
+        if claimed is None:
+            log.info("capture %s: parse attempt %s is stale or already handled; skipped", capture_id, attempt)
             return
-        blob_path, filename, forced_format, size_bytes, clock = row
-        aux.execute(
-            "UPDATE captures SET status = 'parsing', progress = 0, error = NULL WHERE id = %s",
-            (capture_id,),
-        )
-        try:
-            with raw_connection(database_url) as main:
-                final_status = _load(main, aux, capture_id, Path(blob_path), forced_format, size_bytes, clock)
-                main.commit()
-        except ParseError as exc:
-            _fail(aux, capture_id, f"{filename}: {exc}")
-            return
-        except OSError as exc:
-            _fail(aux, capture_id, f"{filename}: the stored upload could not be read: {exc}")
-            return
-        except Exception as exc:
-            log.exception("parsing capture %s failed", capture_id)
-            _fail(aux, capture_id, f"{filename}: internal error while parsing: {exc!r}")
-            return
-        # Fresh statistics: right after a bulk load the planner would guess one row and sort a
-        # million on disk instead of hashing them (measured 1.0 s against 0.26 s for 1M samples).
-        aux.execute("ANALYZE samples, capture_stack_totals")
-        _summarize_block_ranges(aux)
-        refresh_sample_rollup(aux, capture_id)
-        _store_thread_states(database_url, capture_id)
-        # Ready only now: a flame graph opened the moment the status flips finds every table filled.
-        aux.execute("UPDATE captures SET status = %s, progress = 1 WHERE id = %s", (final_status, capture_id))
+        with ParseHeartbeat(database_url, capture_id, claimed.attempt, stall_timeout_s):
+            _parse_claimed(database_url, aux, capture_id, claimed)
+
+
+def _parse_claimed(database_url: str, aux: Conn, capture_id: int, claimed: ClaimedCapture) -> None:
+    filename, attempt = claimed.filename, claimed.attempt
+    try:
+        with raw_connection(database_url) as main:
+            final_status = _load(
+                main,
+                aux,
+                capture_id,
+                Path(claimed.blob_path),
+                claimed.forced_format,
+                claimed.size_bytes,
+                claimed.clock,
+            )
+            main.commit()
+    except ParseError as exc:
+        _fail(aux, capture_id, attempt, f"{filename}: {exc}")
+        return
+    except OSError as exc:
+        _fail(aux, capture_id, attempt, f"{filename}: the stored upload could not be read: {exc}")
+        return
+    except psycopg.OperationalError:
+        raise
+    except Exception as exc:
+        log.exception("parsing capture %s failed", capture_id)
+        _fail(aux, capture_id, attempt, f"{filename}: internal error while parsing: {exc!r}")
+        return
+    # Fresh statistics: right after a bulk load the planner would guess one row and sort a
+    # million on disk instead of hashing them (measured 1.0 s against 0.26 s for 1M samples).
+    aux.execute("ANALYZE samples, capture_stack_totals")
+    _summarize_block_ranges(aux)
+    refresh_sample_rollup(aux, capture_id)
+    _store_thread_states(database_url, capture_id)
+    # Ready only now: a flame graph opened the moment the status flips finds every table filled.
+    aux.execute(
+        "UPDATE captures SET status = %s, progress = 1 WHERE id = %s AND parse_attempt = %s",
+        (final_status, capture_id, attempt),
+    )
 
 
 BRIN_INDEXES = """
@@ -147,14 +167,19 @@ def _load(
     main.execute("SELECT pg_advisory_xact_lock(%s, %s)", (ADVISORY_LOCK_CLASS, capture_id))
     for table in CAPTURE_TABLES:
         main.execute(f"DELETE FROM {table} WHERE capture_id = %s", (capture_id,))
-    report = ParseReport()
+    limits = CaptureLimits.from_settings()
+    report = ParseReport(max_warnings=limits.warnings)
     with open(blob_path, "rb") as raw:
-        stream = decompressing_reader(raw, sniff_compression(raw.peek(4)[:4]))
-        head = read_head(stream, HEAD_BYTES)
+        # Damage in the compression ends the stream cleanly and is told to `report`.
+        stream = decompressing_reader(raw, sniff_compression(raw.peek(4)[:4]), report)
+        try:
+            head = read_head(stream, HEAD_BYTES)
+        except CorruptCompression as exc:  # nothing at all decompresses
+            raise ParseError(0, str(exc)) from exc
         importer = importer_by_name(forced_format) if forced_format else detect_importer(head)
         mapping = clock_mapping(importer.clock, clock_info, head)
         text = io.BufferedReader(PrefixedReader(head, stream), buffer_size=1 << 20)
-        sink = RecordSink(main, StackDictionary(aux), capture_id, mapping.to_timestamp())
+        sink = RecordSink(main, StackDictionary(aux, limits), capture_id, mapping.to_timestamp(), limits)
         next_progress = time.monotonic() + PROGRESS_INTERVAL_S
         for count, record in enumerate(importer.parse(text, report)):
             sink.add(record)
@@ -162,7 +187,7 @@ def _load(
                 progress = min(raw.tell() / max(size_bytes, 1), 0.98)
                 aux.execute("UPDATE captures SET progress = %s WHERE id = %s", (progress, capture_id))
                 next_progress = time.monotonic() + PROGRESS_INTERVAL_S
-        sink.finish()
+        sink.finish(report)
     if sink.total == 0:
         reason = "no records found"
         if report.warnings:
@@ -171,7 +196,7 @@ def _load(
         raise ParseError(0, reason)
     _finish(main, capture_id, importer.name, report, sink, mapping.as_json(clock_info))
     refresh_timeline_rollups(main, capture_id)
-    return "partial" if report.dropped_lines > 0 or report.truncated else "ready"
+    return "partial" if report.partial else "ready"
 
 
 def _finish(
@@ -182,9 +207,12 @@ def _finish(
     sink: RecordSink,
     clock: dict[str, Any],
 ) -> None:
-    warnings = [{"line": w.line, "message": w.message} for w in report.warnings]
+    # The bounds reached come first: they say what the capture lacks before any single line does.
+    warnings = [{"line": w.line, "message": w.message} for w in (*report.limits_reached, *report.warnings)]
     if report.suppressed_warnings:
-        warnings.append({"line": 0, "message": f"{report.suppressed_warnings} more warnings not shown"})
+        kept = f"{setting_name('max_warnings')}={report.max_warnings}"
+        hidden = f"{report.suppressed_warnings} more warnings not shown ({kept})"
+        warnings.append({"line": 0, "message": hidden})
     span = sink.time_span()
     main.execute(
         """
@@ -212,13 +240,19 @@ def _finish(
     )
 
 
-def _fail(aux: Conn, capture_id: int, message: str) -> None:
+def _fail(aux: Conn, capture_id: int, attempt: int, message: str) -> None:
     log.info("capture %s failed: %s", capture_id, message)
-    # A failed re-parse must not leave the previous attempt's samples looking current.
+    failed = aux.execute(
+        "UPDATE captures SET status = 'failed', error = %s, progress = 0, parsed_at = %s "
+        "WHERE id = %s AND parse_attempt = %s",
+        (message, datetime.now(UTC), capture_id, attempt),
+    )
+    if failed.rowcount:  # else a newer attempt owns the capture and its results
+        discard_results(aux, capture_id)
+
+
+def discard_results(aux: Conn, capture_id: int) -> None:
+    """Remove what earlier parses wrote: a failed re-parse must not leave them looking current."""
     for table in CAPTURE_TABLES:
         aux.execute(f"DELETE FROM {table} WHERE capture_id = %s", (capture_id,))
-    aux.execute(
-        "UPDATE captures SET status = 'failed', error = %s, progress = 0, parsed_at = %s WHERE id = %s",
-        (message, datetime.now(UTC), capture_id),
-    )
     refresh_sample_rollup(aux, capture_id)  # nor the rollup's copy of them

@@ -5,24 +5,31 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Header, Query, Request, status
+from fastapi import APIRouter, Depends, Header, HTTPException, Query, Request, status
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import FileResponse
 
 from stallscope.captures import repository, service
+from stallscope.captures.parse_queue import send_parse
 from stallscope.captures.schemas import CaptureOut, DocumentOut, ShiftRequest, UploadInfo
+from stallscope.captures.upload_stream import IdleLimit, UploadStalled, store_body
 from stallscope.config import get_settings
 from stallscope.db import get_session_factory
 from stallscope.deps import SessionDep, database_url
-from stallscope.kit.blobstore import BlobWriter, CorruptCompression, StoredBlob, UploadTooLarge
+from stallscope.incidents.service import require_incident
+from stallscope.kit.blobstore import (
+    BlobWriter,
+    CorruptCompression,
+    StoredBlob,
+    UploadTooLarge,
+    discard_new_blob,
+)
 from stallscope.kit.errors import Invalid, TooLarge
+from stallscope.kit.text import SingleLine, download_name, first_unstorable
 from stallscope.kit.units import parse_duration_ns
 from stallscope.tokens.service import check_secret
-from stallscope.worker import enqueue
 
 router = APIRouter(tags=["captures"])
-
-PARSE_TASK = "captures.parse"
 
 
 @router.get("/api/incidents/{incident_id}/captures")
@@ -31,31 +38,47 @@ def list_captures(incident_id: int, session: SessionDep) -> list[CaptureOut]:
 
 
 async def _store_body(request: Request) -> StoredBlob:
+    """Store the body as it streams in; storing runs in worker threads, never on the event loop."""
     settings = get_settings()
-    writer = BlobWriter(settings.blob_dir, settings.max_upload_bytes)
+    writer = await run_in_threadpool(BlobWriter, settings.blob_dir, settings.max_upload_bytes)
+    limit = IdleLimit(settings.upload_idle_timeout_s, settings.upload_idle_min_bytes)
     try:
-        async for chunk in request.stream():
-            writer.write(chunk)
-        return writer.commit()
+        return await store_body(request.receive, writer, limit)
     except UploadTooLarge as exc:
         writer.abort()
         raise TooLarge(str(exc)) from exc
     except CorruptCompression as exc:
         writer.abort()
         raise Invalid(str(exc)) from exc
+    except UploadStalled as exc:
+        writer.abort()
+        # The rest of the body is never read, so the connection cannot carry another request.
+        raise HTTPException(
+            status.HTTP_408_REQUEST_TIMEOUT, str(exc), headers={"Connection": "close"}
+        ) from exc
     except BaseException:
         writer.abort()
         raise
 
 
 def _record_and_queue(incident_id: int, upload: UploadInfo, blob: StoredBlob) -> CaptureOut:
+    """The capture row for a stored upload, and its parse message; a blob no row took is removed."""
     factory = get_session_factory(database_url(get_settings()))
-    with factory() as session:
-        capture = service.record_upload(session, incident_id, upload, blob)
-        session.commit()
-        out = service.get_capture(session, capture.id)
-    enqueue(PARSE_TASK, capture.id)
+    try:
+        with factory() as session:
+            capture = service.record_upload(session, incident_id, upload, blob)
+            session.commit()
+            out = service.get_capture(session, capture.id)
+    except BaseException:
+        discard_new_blob(blob)
+        raise
+    send_parse(capture.id, capture.parse_attempt)
     return out
+
+
+def _require_incident(incident_id: int) -> None:
+    with get_session_factory(database_url(get_settings()))() as session:
+        require_incident(session, incident_id)
 
 
 def _json_param(name: str, raw: str | None) -> dict[str, Any]:
@@ -67,18 +90,26 @@ def _json_param(name: str, raw: str | None) -> dict[str, Any]:
         raise Invalid(f"{name} must be a JSON object: {exc}") from exc
     if not isinstance(value, dict):
         raise Invalid(f"{name} must be a JSON object")
+    where = first_unstorable(value, name)
+    if where is not None:
+        raise Invalid(f"{where} contains a NUL character or an unpaired surrogate, which cannot be stored")
     return value
 
 
 def upload_info(
-    filename: Annotated[str, Query(description="The file's name, shown in the UI")],
-    host: Annotated[str | None, Query(description="Host the capture was taken on")] = None,
-    format: Annotated[str | None, Query(description="Skip content detection, e.g. perf-script")] = None,
-    kind: Annotated[str | None, Query(description="cpu, offcpu, syscalls, faults, proc, snapshot…")] = None,
+    filename: Annotated[SingleLine, Query(description="The file's name, shown in the UI")],
+    host: Annotated[SingleLine | None, Query(description="Host the capture was taken on")] = None,
+    format: Annotated[
+        SingleLine | None, Query(description="Skip content detection, e.g. perf-script")
+    ] = None,
+    kind: Annotated[
+        SingleLine | None, Query(description="cpu, offcpu, syscalls, faults, proc, snapshot…")
+    ] = None,
     clock: Annotated[str | None, Query(description="Clock anchors as JSON (see the README)")] = None,
-    offset: Annotated[str | None, Query(description="Capture clock to UTC offset, '+12.5s'")] = None,
+    offset: Annotated[SingleLine | None, Query(description="Capture clock to UTC offset, '+12.5s'")] = None,
     meta: Annotated[str | None, Query(description="Collector metadata, JSON")] = None,
 ) -> UploadInfo:
+    """The upload's description, checked before a byte of the body is read or stored."""
     clock_info = _json_param("clock", clock)
     if offset:
         try:
@@ -86,7 +117,7 @@ def upload_info(
         except ValueError as exc:
             raise Invalid(str(exc)) from exc
     return UploadInfo(
-        filename=filename,
+        filename=service.clean_filename(filename),
         host=host,
         format=format,
         kind=kind,
@@ -109,6 +140,7 @@ BINARY_BODY: dict[str, Any] = {
 )
 async def upload_capture(incident_id: int, request: Request, upload: UploadDep) -> CaptureOut:
     """Store the raw body (plain, gzip or zstd) and queue it for parsing; returns at once."""
+    await run_in_threadpool(_require_incident, incident_id)  # 404 before a byte is stored
     blob = await _store_body(request)
     return await run_in_threadpool(_record_and_queue, incident_id, upload, blob)
 
@@ -129,6 +161,7 @@ async def collector_upload(
 ) -> CaptureOut:
     """The collectors' upload: the UI's, behind an upload token checked before the body is read."""
     await run_in_threadpool(_check_token, authorization)
+    await run_in_threadpool(_require_incident, incident)
     blob = await _store_body(request)
     return await run_in_threadpool(_record_and_queue, incident, upload, blob)
 
@@ -136,9 +169,9 @@ async def collector_upload(
 @router.post("/api/captures/{capture_id}/shift", status_code=status.HTTP_202_ACCEPTED)
 def shift_capture(capture_id: int, data: ShiftRequest, session: SessionDep) -> CaptureOut:
     """Move the capture on the wall-clock axis; every record is re-timed from the stored upload."""
-    service.set_shift(session, capture_id, data.shift)
+    capture = service.set_shift(session, capture_id, data.shift)
     session.commit()
-    enqueue(PARSE_TASK, capture_id)
+    send_parse(capture_id, capture.parse_attempt)
     return service.get_capture(session, capture_id)
 
 
@@ -150,9 +183,9 @@ def get_capture(capture_id: int, session: SessionDep) -> CaptureOut:
 @router.post("/api/captures/{capture_id}/reparse", status_code=status.HTTP_202_ACCEPTED)
 def reparse_capture(capture_id: int, session: SessionDep) -> CaptureOut:
     """Parse the stored upload again; the new samples replace the old ones atomically."""
-    service.mark_requeued(session, capture_id)
+    capture = service.mark_requeued(session, capture_id)
     session.commit()
-    enqueue(PARSE_TASK, capture_id)
+    send_parse(capture_id, capture.parse_attempt)
     return service.get_capture(session, capture_id)
 
 
@@ -168,4 +201,5 @@ def capture_documents(capture_id: int, session: SessionDep) -> list[DocumentOut]
 @router.get("/api/captures/{capture_id}/raw", response_class=FileResponse)
 def download_raw(capture_id: int, session: SessionDep) -> FileResponse:
     capture = service.require_capture(session, capture_id)
-    return FileResponse(capture.blob_path, filename=capture.filename, media_type="application/octet-stream")
+    name = download_name(capture.filename, f"capture-{capture.id}")
+    return FileResponse(capture.blob_path, filename=name, media_type="application/octet-stream")

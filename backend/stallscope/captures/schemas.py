@@ -7,6 +7,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from stallscope.kit.text import SingleLine
+
 CaptureStatus = Literal["queued", "parsing", "ready", "partial", "failed"]
 
 
@@ -25,10 +27,10 @@ class EventOut(BaseModel):
 class UploadInfo(BaseModel):
     """What an uploader says about a file, beside its bytes."""
 
-    filename: str
-    host: str | None = None
-    format: str | None = None
-    kind: str | None = None
+    filename: SingleLine
+    host: SingleLine | None = None
+    format: SingleLine | None = None
+    kind: SingleLine | None = None
     clock: dict[str, Any] = {}
     """Clock anchors and how perf was told to record; see the README's clock section."""
     meta: dict[str, Any] = {}
@@ -40,7 +42,7 @@ class DocumentOut(BaseModel):
 
 
 class ShiftRequest(BaseModel):
-    shift: str = Field(description="The capture's whole shift, e.g. '+2.5s', '-300ms', '0'")
+    shift: SingleLine = Field(description="The capture's whole shift, e.g. '+2.5s', '-300ms', '0'")
 
 
 class CaptureOut(BaseModel):
@@ -71,3 +73,5 @@ class CaptureOut(BaseModel):
     meta: dict[str, Any]
     created_at: datetime
     parsed_at: datetime | None
+    recovery_note: str | None = None
+    """Why the console last queued this parse again by itself (a worker died, a message was lost)."""

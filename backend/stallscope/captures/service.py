@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 
 from sqlalchemy.orm import Session
@@ -11,6 +12,7 @@ from stallscope.captures.schemas import CaptureOut, EventOut, UploadInfo, Warnin
 from stallscope.incidents.service import require_incident
 from stallscope.kit.blobstore import StoredBlob
 from stallscope.kit.errors import Invalid, NotFound
+from stallscope.kit.text import strip_bidi_controls
 from stallscope.kit.units import parse_duration_ns
 from stallscope.models import Capture
 
@@ -70,6 +72,7 @@ def to_out(capture: Capture, host: str | None) -> CaptureOut:
         meta=capture.meta,
         created_at=capture.created_at,
         parsed_at=capture.parsed_at,
+        recovery_note=capture.recovery_note,
     )
 
 
@@ -96,7 +99,7 @@ def get_capture(session: Session, capture_id: int) -> CaptureOut:
 
 def clean_filename(filename: str) -> str:
     """Keep the base name only: it is shown to people and never used as a path."""
-    name = Path(filename.replace("\\", "/")).name.strip()
+    name = strip_bidi_controls(Path(filename.replace("\\", "/")).name).strip()
     if not name:
         raise Invalid("the upload needs a file name (?filename=...)")
     return name[:MAX_FILENAME]
@@ -117,6 +120,9 @@ def record_upload(session: Session, incident_id: int, upload: UploadInfo, blob: 
             kind=upload.kind or None,
             status="queued",
             progress=0.0,
+            parse_attempt=1,
+            queued_at=datetime.now(UTC),
+            recoveries=0,
             warnings=[],
             events=[],
             clock=upload.clock,
@@ -150,9 +156,14 @@ def set_shift(session: Session, capture_id: int, shift: str) -> Capture:
 
 
 def mark_requeued(session: Session, capture_id: int) -> Capture:
+    """Queue a new parse attempt on a person's request; messages for older attempts are ignored."""
     capture = require_capture(session, capture_id)
     capture.status = "queued"
     capture.progress = 0.0
     capture.error = None
+    capture.parse_attempt += 1
+    capture.queued_at = datetime.now(UTC)
+    capture.recoveries = 0
+    capture.recovery_note = None
     session.flush()
     return capture

@@ -9,5 +9,6 @@ from stallscope.worker import stallscope_task
 
 
 @stallscope_task("captures.parse")
-def parse(capture_id: int) -> None:
-    parse_capture(database_url(get_settings()), capture_id)
+def parse(capture_id: int, attempt: int | None = None) -> None:
+    """`attempt` is absent from messages queued before attempts existed."""
+    parse_capture(database_url(get_settings()), capture_id, attempt)

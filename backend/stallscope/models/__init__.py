@@ -17,6 +17,7 @@ from stallscope.models.short_link import ShortLink
 from stallscope.models.stack import Stack
 from stallscope.models.timeline_rollup import timeline_rollups
 from stallscope.models.upload_token import UploadToken
+from stallscope.models.worker_heartbeat import worker_heartbeats
 
 __all__ = [
     "Annotation",
@@ -37,4 +38,5 @@ __all__ = [
     "sample_rollup_captures",
     "samples",
     "timeline_rollups",
+    "worker_heartbeats",
 ]

@@ -45,3 +45,12 @@ class Capture(Base):
     """What the collector says about how it recorded: its version, the exact commands."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     parsed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    parse_attempt: Mapped[int] = mapped_column(Integer, default=1)
+    """Counts the times a parse was queued; a parse message only counts while it names the latest."""
+    queued_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    parse_heartbeat_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    """Touched every few seconds by the worker parsing it; stale means that worker is gone."""
+    recoveries: Mapped[int] = mapped_column(Integer, default=0)
+    """Times the console queued this parse again by itself since a person last queued it."""
+    recovery_note: Mapped[str | None] = mapped_column(Text)
+    """Why the console last queued it again, for the capture page."""

@@ -121,6 +121,7 @@ export function decodeCapture(v: unknown, path = 'capture'): Capture {
     status: captureStatus(o.status, `${path}.status`),
     progress: nnum(o.progress, `${path}.progress`) ?? 0,
     error: nstr(o.error, `${path}.error`),
+    recovery_note: nstr(o.recovery_note, `${path}.recovery_note`),
     warnings: o.warnings == null ? [] : arr(o.warnings, `${path}.warnings`, decodeWarning),
     dropped_lines: nnum(o.dropped_lines, `${path}.dropped_lines`) ?? 0,
     truncated: o.truncated === true,

@@ -76,6 +76,8 @@ export interface Capture {
   meta: Record<string, unknown>;
   created_at: string;
   parsed_at: string | null;
+  /** Why the console queued this parse again by itself (its worker died, its message was lost). */
+  recovery_note: string | null;
 }
 
 export interface ProcessFacet {

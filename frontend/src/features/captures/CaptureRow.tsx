@@ -31,6 +31,11 @@ function StatusCell({ c }: { c: Capture }) {
         <ProgressBar value={c.status === 'queued' ? null : c.progress} label={`Parsing ${c.filename}`} tone={tone} />
       ) : null}
       {c.status === 'failed' && c.error ? <Truncate text={c.error} className="status-cell__reason" /> : null}
+      {c.recovery_note && c.status !== 'failed' ? (
+        <span className="status-cell__reason status-cell__reason--warn" title={c.recovery_note} data-testid="capture-recovery">
+          recovered: {c.recovery_note}
+        </span>
+      ) : null}
       {c.status === 'partial' && c.dropped_lines > 0 ? (
         <span className="status-cell__reason status-cell__reason--warn">{formatCount(c.dropped_lines)} lines dropped</span>
       ) : null}

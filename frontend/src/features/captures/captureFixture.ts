@@ -29,4 +29,5 @@ export const base: Capture = {
   meta: {},
   created_at: '2026-01-01T00:00:00Z',
   parsed_at: null,
+  recovery_note: null,
 };

@@ -1,0 +1,45 @@
+"""`GET /api/health`: 200 when the console can take and parse uploads, 503 naming what is down."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse
+
+from stallscope import __version__
+from stallscope.config import get_settings
+from stallscope.deps import database_url
+from stallscope.health.checks import Check, check_broker, check_database, check_workers
+
+router = APIRouter(tags=["meta"])
+
+CHECK_TIMEOUT_S = 5.0
+
+
+async def _run(check: Callable[[], Check]) -> Check:
+    # The event loop's default executor, not the request thread pool: a probe still answers while
+    # every request thread is busy.
+    try:
+        return await asyncio.wait_for(asyncio.to_thread(check), CHECK_TIMEOUT_S)
+    except TimeoutError:
+        return Check(False, f"no answer within {CHECK_TIMEOUT_S:.0f} s")
+
+
+@router.get("/api/health")
+async def health() -> JSONResponse:
+    url = database_url(get_settings())
+    database, broker, workers = await asyncio.gather(
+        _run(lambda: check_database(url)),
+        _run(check_broker),
+        _run(lambda: check_workers(url)),
+    )
+    checks = {"database": database, "broker": broker, "worker": workers}
+    ok = all(c.ok for c in checks.values())
+    body = {
+        "status": "ok" if ok else "unavailable",
+        "version": __version__,
+        "checks": {name: {"ok": c.ok, "detail": c.detail} for name, c in checks.items()},
+    }
+    return JSONResponse(body, status_code=200 if ok else 503)

@@ -1,0 +1,1 @@
+"""Periodic housekeeping `serve` runs beside the API: recover stalled parses, sweep orphaned files."""

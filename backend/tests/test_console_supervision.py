@@ -1,0 +1,240 @@
+"""The console started the README's way keeps itself up: parts killed with -9 come back by themselves.
+
+One real `stallscope serve` on its own data directory and port, with the embedded PostgreSQL and its
+worker; the tests kill its parts the way the OOM killer or an operator would and watch it recover
+with no manual step. They run in file order: the last one kills the console itself.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.fixtures.processes import (
+    alive,
+    children_of,
+    command_line,
+    free_port,
+    processes_mentioning,
+    wait_until,
+)
+
+READY_TIMEOUT_S = 90
+PARSE_TIMEOUT_S = 300
+SAMPLES_IN_BIG_CAPTURE = 300_000
+
+
+def big_perf_script(samples: int) -> bytes:
+    """A perf script capture that takes the worker several seconds: time to kill it mid-parse."""
+    parts = []
+    for i in range(samples):
+        parts.append(
+            f"svc 42/{42 + i % 8} [001] {10 + i / 1000:.6f}: 1001001 cpu-clock:\n"
+            f"\t    {i % 97:x} leaf_{i % 251} (/usr/bin/svc)\n"
+            f"\t    {i % 89:x} mid_{i % 13} (/usr/bin/svc)\n"
+            "\t    2222 main (/usr/bin/svc)\n\n"
+        )
+    return gzip.compress("".join(parts).encode(), compresslevel=1)
+
+
+@dataclass
+class Console:
+    data_dir: Path
+    port: int = field(default_factory=free_port)
+    process: subprocess.Popen[bytes] | None = None
+    log: Path = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.log = self.data_dir / "console.log"
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def env(self) -> dict[str, str]:
+        env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "CELERY_BROKER_URL"}}
+        env.update(
+            STALLSCOPE_DATA_DIR=str(self.data_dir),
+            STALLSCOPE_PARSE_STALL_TIMEOUT_S="4",
+            STALLSCOPE_RECOVERY_INTERVAL_S="1",
+        )
+        return env
+
+    def start(self) -> None:
+        with open(self.log, "ab") as out:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "stallscope", "serve", "--port", str(self.port)],
+                env=self.env(),
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            )
+        wait_until(lambda: self.health()[0] == 200, "console", self.process, self.log, READY_TIMEOUT_S)
+
+    def health(self) -> tuple[int, dict[str, Any]]:
+        try:
+            response = httpx.get(f"{self.url}/api/health", timeout=10)
+        except httpx.HTTPError:
+            return 0, {}
+        return response.status_code, response.json()
+
+    def client(self) -> httpx.Client:
+        return httpx.Client(base_url=self.url, timeout=60, headers={"X-Requested-With": "tests"})
+
+    def worker_pids(self) -> list[int]:
+        assert self.process is not None
+        return [p for p in children_of(self.process.pid) if "stallscope worker" in command_line(p)]
+
+    def postmaster_pid(self) -> int:
+        return int((self.data_dir / "pgdata" / "postmaster.pid").read_text().split("\n", 1)[0])
+
+    def tail(self) -> str:
+        return self.log.read_text(errors="replace")[-6000:]
+
+
+@pytest.fixture(scope="module")
+def console() -> Iterator[Console]:
+    data_dir = Path(tempfile.mkdtemp(prefix="stallscope-console-"))
+    data_dir.chmod(0o755)  # the embedded server runs as its own user when tests run as root
+    console = Console(data_dir)
+    console.start()
+    yield console
+    if console.process is not None and console.process.poll() is None:
+        console.process.send_signal(signal.SIGINT)
+        try:
+            console.process.wait(60)
+        except subprocess.TimeoutExpired:
+            console.process.kill()
+    for pid in processes_mentioning(str(data_dir)):
+        os.kill(pid, signal.SIGKILL)
+    shutil.rmtree(data_dir, ignore_errors=True)
+
+
+def wait_for(check: Any, what: str, console: Console, timeout_s: float) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not check():
+        assert time.monotonic() < deadline, f"{what} after {timeout_s} s; console log:\n{console.tail()}"
+        time.sleep(0.1)
+
+
+def test_health_names_every_part(console: Console) -> None:
+    status, body = console.health()
+    assert status == 200
+    assert body["status"] == "ok"
+    assert {name: check["ok"] for name, check in body["checks"].items()} == {
+        "database": True,
+        "broker": True,
+        "worker": True,
+    }
+
+
+def test_a_second_console_on_the_same_directory_is_refused(console: Console) -> None:
+    second = subprocess.run(
+        [sys.executable, "-m", "stallscope", "serve", "--port", str(free_port())],
+        env=console.env(),
+        capture_output=True,
+        timeout=120,
+    )
+    assert second.returncode == 1
+    message = second.stderr.decode()
+    assert "another Stallscope console" in message
+    assert str(console.data_dir) in message
+    assert console.health()[0] == 200, "the first console is untouched"
+
+
+def test_a_killed_database_makes_health_503_then_comes_back(console: Console) -> None:
+    with console.client() as client:
+        incident = client.post(
+            "/api/incidents", json={"title": "before", "started_at": "2026-11-21T08:00:00Z"}
+        )
+        assert incident.status_code == 201
+    os.kill(console.postmaster_pid(), signal.SIGKILL)
+    seen: list[int] = []
+    deadline = time.monotonic() + READY_TIMEOUT_S
+    while not (503 in seen and seen[-1] == 200):
+        assert time.monotonic() < deadline, f"health answered {seen[-5:]}; console log:\n{console.tail()}"
+        status, body = console.health()
+        seen.append(status)
+        if status == 503:
+            assert body["checks"]["database"]["ok"] is False
+        time.sleep(0.05)
+    with console.client() as client:
+        titles = [i["title"] for i in client.get("/api/incidents").json()]
+    assert "before" in titles, "committed data survives the crash"
+    assert "embedded PostgreSQL started again" in console.log.read_text(errors="replace")
+
+
+def parse_while(console: Console, kill: Any) -> dict[str, Any]:
+    """Upload the big capture, call `kill` once its parse has begun, and return how the parse ends."""
+    with console.client() as client:
+        incident = client.post("/api/incidents", json={"title": "kill", "started_at": "2026-11-21T08:00:00Z"})
+        capture = client.post(
+            f"/api/incidents/{incident.json()['id']}/captures",
+            params={"filename": "big.txt.gz"},
+            content=big_perf_script(SAMPLES_IN_BIG_CAPTURE),
+            headers={"Content-Type": "application/octet-stream"},
+        ).json()
+
+        def status() -> str:
+            try:
+                return str(client.get(f"/api/captures/{capture['id']}").json()["status"])
+            except (httpx.HTTPError, KeyError):  # the API answers 503 while the database is away
+                return "unknown"
+
+        wait_for(lambda: status() == "parsing", "never parsing", console, PARSE_TIMEOUT_S)
+        kill()
+        wait_for(
+            lambda: status() in {"ready", "partial", "failed"}, "parse never ended", console, PARSE_TIMEOUT_S
+        )
+        result: dict[str, Any] = client.get(f"/api/captures/{capture['id']}").json()
+        return result
+
+
+def test_a_database_killed_mid_parse_ends_in_a_ready_capture(console: Console) -> None:
+    final = parse_while(console, lambda: os.kill(console.postmaster_pid(), signal.SIGKILL))
+    assert final["status"] == "ready", (final["error"], final["recovery_note"], console.tail())
+    assert final["sample_count"] == SAMPLES_IN_BIG_CAPTURE
+    assert "worker parsing it stopped" in (final["recovery_note"] or "")
+
+
+def test_a_worker_killed_mid_parse_is_replaced_and_the_parse_ends_ready(console: Console) -> None:
+    (old_worker,) = console.worker_pids()
+    final = parse_while(console, lambda: os.kill(old_worker, signal.SIGKILL))
+    assert final["status"] == "ready", (final["error"], final["recovery_note"], console.tail())
+    assert final["sample_count"] == SAMPLES_IN_BIG_CAPTURE
+    assert "worker parsing it stopped" in (final["recovery_note"] or "")
+    new_workers = console.worker_pids()
+    assert new_workers
+    assert old_worker not in new_workers
+    assert f"pid {old_worker} was killed by SIGKILL" in console.log.read_text(errors="replace")
+
+
+def test_a_killed_console_takes_its_worker_with_it_and_starts_again_clean(console: Console) -> None:
+    assert console.process is not None
+    workers = console.worker_pids()
+    console.process.kill()
+    console.process.wait()
+    wait_for(lambda: not any(alive(p) for p in workers), "the orphaned worker kept running", console, 60)
+    console.start()  # the same directory: its lock went with the killed console
+    with console.client() as client:
+        assert "before" in [i["title"] for i in client.get("/api/incidents").json()]
+    console.process.send_signal(signal.SIGINT)
+    assert console.process.wait(90) == 0
+    wait_for(
+        lambda: not processes_mentioning(str(console.data_dir)),
+        "Ctrl-C left processes on the data directory running",
+        console,
+        60,
+    )
