@@ -19,6 +19,7 @@ from pathlib import Path
 from stallscope.ingest.model import ParseError
 from stallscope.ingest.registry import HEAD_BYTES, detect_importer
 from tests.fixtures.corpus import corpus_dir, corpus_missing
+from tests.ingest.test_appmetrics_prometheus import RANGE
 
 SEED_SIZES = ((60, 6 * 1024), (400, 24 * 1024))
 """(lines, bytes) a seed is cut to: the first that the registry still files under the same importer as
@@ -75,19 +76,7 @@ _PROC_SAMPLER = b"""\
 {"t": 1795307311050000000, "name": "pressure.io.full.avg10", "labels": {}, "value": 2.5}
 """
 
-_PROMETHEUS_RANGE = {
-    "status": "success",
-    "data": {
-        "resultType": "matrix",
-        "result": [
-            {
-                "metric": {"__name__": "http_request_duration_seconds", "job": "api", "le": "0.5"},
-                "values": [[1700000000.123, "3.5"], [1700000015, "NaN"], [1700000030, "+Inf"]],
-            },
-            {"metric": {"__name__": "up", "instance": "db1:9100"}, "values": [[1700000000, "1"]]},
-        ],
-    },
-}
+_PROMETHEUS_RANGE = RANGE  # the importer tests' own query_range answer
 _PROMETHEUS_INSTANT = {
     "status": "success",
     "data": {

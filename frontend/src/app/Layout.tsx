@@ -1,4 +1,5 @@
 import { Link, NavLink, Outlet } from 'react-router';
+import { HealthBanner } from '../features/health/HealthBanner';
 
 export function Layout() {
   return (
@@ -21,6 +22,7 @@ export function Layout() {
         </nav>
       </header>
       <main className="page">
+        <HealthBanner />
         <Outlet />
       </main>
     </div>

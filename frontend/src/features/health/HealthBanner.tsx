@@ -1,0 +1,23 @@
+import { useQuery } from '@tanstack/react-query';
+import { fetchHealth, healthProblems } from './health';
+
+const POLL_MS = 15_000;
+
+/** Says, on every page, when a part of the console is down; nothing while all is well. */
+export function HealthBanner() {
+  const health = useQuery({ queryKey: ['health'], queryFn: fetchHealth, refetchInterval: POLL_MS, staleTime: 0 });
+  if (!health.data || health.data.ok) return null;
+  const problems = healthProblems(health.data);
+  return (
+    <div className="banner banner--error health-banner" role="alert" data-testid="health-banner">
+      <div>
+        <strong>The console is degraded. </strong>
+        {problems.map((p) => (
+          <span key={p} className="health-banner__problem">
+            {p}
+          </span>
+        ))}
+      </div>
+    </div>
+  );
+}
