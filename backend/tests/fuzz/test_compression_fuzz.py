@@ -17,41 +17,31 @@ from __future__ import annotations
 import functools
 import gzip
 import io
-import os
 import tempfile
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import timedelta
 from pathlib import Path
 
 import pytest
 import zstandard
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import event, given
 from hypothesis import strategies as st
 
 from stallscope.ingest.model import ParseReport
 from stallscope.kit.blobstore import BlobWriter, CorruptCompression, UploadTooLarge
 from stallscope.kit.compression import decompressing_reader, sniff_compression
 from tests.fixtures.corpus import corpus_dir, corpus_missing
+from tests.fuzz.budget import fuzz_settings
 
 CI_EXAMPLES = 200
-EXAMPLES_ENV = "STALLSCOPE_FUZZ_EXAMPLES"
-EXPLORING = bool(os.environ.get(EXAMPLES_ENV))
 LIMIT = 8 << 20
 """The meter's limit and the most the reader is read for: past it a bomb has made its point."""
 CRASHERS = Path(__file__).parent / "crashers" / "compression"
 HANG_TIMEOUT_S = 240
 """A spinning decoder never returns to Hypothesis, so its deadline cannot fire: this ends it."""
 
-FUZZ = settings(
-    max_examples=int(os.environ.get(EXAMPLES_ENV) or CI_EXAMPLES),
-    derandomize=not EXPLORING,
-    database=None,  # nothing written into the checkout; crashers are kept by hand, with a name
-    deadline=timedelta(seconds=5),
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-    print_blob=True,
-)
+FUZZ = fuzz_settings(CI_EXAMPLES, deadline_s=5)
 """A deadline far above an example's usual few milliseconds, even on a loaded machine."""
 
 CORPUS_SLICES = (

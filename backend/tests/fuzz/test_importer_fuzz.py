@@ -15,32 +15,21 @@ named after what it caught, under `crashers/<importer>/` and replayed by `test_c
 
 from __future__ import annotations
 
-import os
-from datetime import timedelta
-
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from stallscope.ingest.model import ParseError
 from stallscope.ingest.registry import HEAD_BYTES, Importer, detect_importer, importers
 from tests.fixtures.corpus import corpus_missing
+from tests.fuzz.budget import fuzz_settings
 from tests.fuzz.checks import check_detect, check_error, check_outcome, parse_all
 from tests.fuzz.seeds import all_seeds, corpus_seeds, importer_of, seeds_by_importer, seeds_for
 from tests.fuzz.strategies import importer_input
 
 CI_EXAMPLES = 800
-EXAMPLES_ENV = "STALLSCOPE_FUZZ_EXAMPLES"
-EXPLORING = bool(os.environ.get(EXAMPLES_ENV))
 
-FUZZ = settings(
-    max_examples=int(os.environ.get(EXAMPLES_ENV) or CI_EXAMPLES),
-    derandomize=not EXPLORING,
-    database=None,  # nothing written into the checkout; crashers are kept by hand, with a name
-    deadline=timedelta(seconds=10),
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-    print_blob=True,
-)
+FUZZ = fuzz_settings(CI_EXAMPLES, deadline_s=10)
 """A deadline far above the slowest input's parse (300 KiB lines) on a loaded machine: what it
 catches is a parse that grows quadratically or hangs, not a slow second."""
 
