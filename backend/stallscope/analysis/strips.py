@@ -1,24 +1,20 @@
-"""One thread's state over time as a strip of segments (a swimlane), at most one per pixel or so.
+"""One thread's state over time as a strip of segments (a swimlane), a few per pixel at most.
 
-Segments come from the same reading of scheduler intervals as the breakdown (thread_states.py):
-blocked until the wakeup, runnable after it, running between switch-in and switch-out. Where more
-segments fall in one bucket than can be drawn, the bucket shows the state that filled most of it.
+A scheduler strip is drawn from the thread's laid-out line (`thread_timeline`), the very line its
+breakdown sums: unknown stretches are segments too, and inferred ones are marked. Where more pieces
+fall in one bucket than can be drawn, the bucket shows each state it holds as one segment sized to
+that state's time, in the order the states first appear: the strip's time in each state is the
+breakdown's, to the nanosecond, at any zoom. (A strip that left unknown stretches out and drew only
+each bucket's dominant state read 97% D beside a bar that said 45% D and 52% unknown.)
 """
 
 from __future__ import annotations
 
-from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from stallscope.analysis.thread_states import (
-    RUNNABLE,
-    RUNNING,
-    SLEEPING,
-    UNINTERRUPTIBLE,
-    Window,
-    state_category,
-    tick_category,
-)
+from stallscope.analysis.thread_states import Window, tick_category
+from stallscope.analysis.thread_timeline import Piece
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,69 +22,61 @@ class Segment:
     start_ns: int
     end_ns: int
     state: str
+    inferred: bool = False
 
 
-class StripBuilder:
-    """Feed one thread's intervals (any order); `segments(buckets)` gives the strip."""
+def strip(pieces: Sequence[Piece | Segment], buckets: int) -> list[Segment]:
+    """At most about `buckets` times the states present, from non-overlapping pieces in time order."""
+    segments = [Segment(p.start_ns, p.end_ns, p.state, p.inferred) for p in pieces if p.end_ns > p.start_ns]
+    if len(segments) <= buckets:
+        return _merge(segments)
+    lo, hi = segments[0].start_ns, max(s.end_ns for s in segments)
+    width = max(1, -(-(hi - lo) // buckets))
+    filled: dict[int, dict[tuple[str, bool], int]] = {}
+    first_start: dict[int, int] = {}
+    for seg in segments:
+        first, last = (seg.start_ns - lo) // width, (seg.end_ns - 1 - lo) // width
+        for b in range(first, last + 1):
+            start = max(seg.start_ns, lo + b * width)
+            end = min(seg.end_ns, lo + (b + 1) * width)
+            states = filled.setdefault(b, {})
+            key = (seg.state, seg.inferred)
+            states[key] = states.get(key, 0) + end - start
+            first_start.setdefault(b, start)
+    out: list[Segment] = []
+    for b in sorted(filled):
+        cursor = first_start[b]
+        for (state, inferred), ns in filled[b].items():  # insertion order: first appearance
+            out.append(Segment(cursor, cursor + ns, state, inferred))
+            cursor += ns
+    return _merge(out)
 
-    def __init__(self, window: Window) -> None:
-        self.window = window
-        self._segments: list[Segment] = []
 
-    def _add(self, start: int, end: int, state: str) -> None:
-        lo, hi = self.window.clip(start, end)
-        if hi > lo:
-            self._segments.append(Segment(lo, hi, state))
-
-    def on_cpu(self, start_ns: int, duration_ns: int | None) -> None:
-        if duration_ns is not None:
-            self._add(start_ns, start_ns + duration_ns, RUNNING)
-
-    def off_cpu(
-        self, start_ns: int, duration_ns: int | None, state: str | None, wakeup_delay_ns: int | None
-    ) -> None:
-        category = state_category(state)
-        end = start_ns + duration_ns if duration_ns is not None else None
-        if category in (SLEEPING, UNINTERRUPTIBLE) and wakeup_delay_ns is not None:
-            woken = start_ns + wakeup_delay_ns
-            if end is None or woken <= end:
-                self._add(start_ns, woken, category)
-                if end is not None:
-                    self._add(woken, end, RUNNABLE)
-                return
-        if end is not None:
-            self._add(start_ns, end, category)
-
-    def tick(self, time_ns: int, interval_ns: int, letter: str) -> None:
-        self._add(time_ns, time_ns + interval_ns, tick_category(letter))
-
-    def segments(self, buckets: int) -> list[Segment]:
-        ordered = sorted(self._segments, key=lambda s: s.start_ns)
-        if len(ordered) <= buckets or not ordered:
-            return _merge(ordered)
-        start = self.window.start_ns if self.window.start_ns is not None else ordered[0].start_ns
-        end = self.window.end_ns if self.window.end_ns is not None else max(s.end_ns for s in ordered)
-        width = max(1, -(-(end - start) // buckets))
-        filled: dict[int, Counter[str]] = {}
-        for seg in ordered:
-            first, last = (seg.start_ns - start) // width, (seg.end_ns - 1 - start) // width
-            for b in range(first, last + 1):
-                lo, hi = max(seg.start_ns, start + b * width), min(seg.end_ns, start + (b + 1) * width)
-                filled.setdefault(b, Counter())[seg.state] += hi - lo
-        dominant = [
-            Segment(start + b * width, min(end, start + (b + 1) * width), states.most_common(1)[0][0])
-            for b, states in sorted(filled.items())
-        ]
-        return _merge(dominant)
+def tick_segments(ticks: Iterable[tuple[int, int, str]], window: Window) -> list[Segment]:
+    """(time, interval, letter) of /proc sampler ticks as segments, clipped, overlaps cut."""
+    out: list[Segment] = []
+    covered: int | None = None
+    for time_ns, interval_ns, letter in sorted(ticks):
+        start, end = window.clip(time_ns, time_ns + interval_ns)
+        if covered is not None and start < covered:
+            start = covered
+        if end > start:
+            out.append(Segment(start, end, tick_category(letter)))
+            covered = end
+    return out
 
 
 def _merge(segments: list[Segment]) -> list[Segment]:
     """Join touching segments of the same state, so a long sleep is one segment."""
     out: list[Segment] = []
     for seg in segments:
-        if out and out[-1].state == seg.state and out[-1].end_ns >= seg.start_ns:
+        if (
+            out
+            and (out[-1].state, out[-1].inferred) == (seg.state, seg.inferred)
+            and out[-1].end_ns >= seg.start_ns
+        ):
             last = out[-1]
-            out[-1] = Segment(last.start_ns, max(last.end_ns, seg.end_ns), seg.state)
+            out[-1] = Segment(last.start_ns, max(last.end_ns, seg.end_ns), seg.state, seg.inferred)
         else:
             out.append(seg)
     return out

@@ -1,76 +1,91 @@
 """Where each thread's time went: running, runnable, sleeping, in uninterruptible wait, or unknown.
 
-Two sources, one result. Scheduler intervals (off-CPU and on-CPU, from `sched_switch` pairs and
-wakeups) give exact times: an off-CPU interval in state S or D is blocked until its wakeup and
-runnable after it (waiting for a CPU: scheduler latency); a preempted one (R) is runnable throughout.
+Two sources, one result. Scheduler intervals give exact times, read once into a line per thread
+(`thread_timeline`): blocked until the wakeup, runnable after it, running between switch-in and
+switch-out; waits no event closed end where the thread was next seen running, marked inferred.
 The /proc sampler gives a state per tick instead: shares are tick counts, times are ticks times the
 interval, and it cannot tell running from runnable (both read R).
 
-A thread's wall time is the part of the window in which it was observed, from its first interval's
-start to its last one's end; what no interval covers in it (unclosed intervals, lost events) is
-`unknown`, never guessed. So each thread's states always add up to its wall time.
+A thread's wall time runs from its first observation to its last inside the window; what its line
+leaves uncovered (intervals still open when the capture ended, lost events) is `unknown`, never
+guessed, so each thread's states add up to its wall time. The same line gives the heaviest blocking
+stacks per state and the thread's futex waits by lock.
 
-Pure: the API feeds it rows from the database, `stallscope threads` records from a local file.
+Pure: the API feeds it rows from the database, `stallscope threads` records from a local file; the
+stored whole-capture totals are its output, and a thread's strip is drawn from the same line.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
 
-RUNNING = "running"
-RUNNABLE = "runnable"
-SLEEPING = "sleeping"
-UNINTERRUPTIBLE = "uninterruptible"
-OTHER = "other"
-UNKNOWN = "unknown"
-STATES = (RUNNING, RUNNABLE, SLEEPING, UNINTERRUPTIBLE, OTHER, UNKNOWN)
-"""Every thread reports these, in this order; `other` sums the rarer kernel states."""
+from stallscope.analysis.thread_timeline import (
+    BLOCKED,
+    NO_REF,
+    OTHER,
+    RUNNABLE,
+    RUNNING,
+    SLEEPING,
+    STATES,
+    UNINTERRUPTIBLE,
+    UNKNOWN,
+    WHOLE,
+    Lane,
+    Piece,
+    Timeline,
+    Window,
+    state_category,
+)
+
+__all__ = [
+    "OTHER",
+    "RUNNABLE",
+    "RUNNING",
+    "SLEEPING",
+    "STATES",
+    "UNINTERRUPTIBLE",
+    "UNKNOWN",
+    "Window",
+    "state_category",
+]
 
 LATENCY_PERCENTILES = (50, 90, 99)
 MAX_WAKERS = 5
+TOP_STACKS = 5
+"""Blocking stacks kept per state, heaviest first: the longest alone hides a lock behind a timer."""
+MAX_LOCKS_PER_THREAD = 10
 
 ThreadKey = tuple[int | None, int, str]
 """(pid, tid, comm): a thread keeps its tid across exec, under a new comm, so comm is part of it."""
 
+LockKey = tuple[str, Hashable]
+"""("address", "0x55daf0cfb100") when the capture named the futex, else ("site", blocking stack)."""
 
-def state_category(state: str | None) -> str:
-    """The breakdown's category of a kernel task state letter (`R+` and `D|K` included).
-
-    I (TASK_IDLE: a kernel thread waiting for work) is a sleep: it blocks nobody and does not count
-    in the load average, unlike D.
-    """
-    letter = (state or "?")[:1]
-    if letter in ("S", "I"):
-        return SLEEPING
-    if letter == "D":
-        return UNINTERRUPTIBLE
-    if letter == "R":
-        return RUNNABLE
-    return OTHER
+FutexStack = Callable[[Hashable], bool]
+"""Whether a blocking stack is a futex wait (callers know how to read their stacks' frames)."""
 
 
 @dataclass(frozen=True, slots=True)
-class Window:
-    """[start_ns, end_ns) on the intervals' clock; None leaves that side open."""
+class SchedInterval:
+    """One scheduler interval, as every caller hands it in (a stored row or a parsed record)."""
 
-    start_ns: int | None = None
-    end_ns: int | None = None
-
-    def clip(self, start: int, end: int) -> tuple[int, int]:
-        if self.start_ns is not None and start < self.start_ns:
-            start = self.start_ns
-        if self.end_ns is not None and end > self.end_ns:
-            end = self.end_ns
-        return start, end
-
-    def overlap(self, start: int, end: int) -> int:
-        lo, hi = self.clip(start, end)
-        return hi - lo if hi > lo else 0
-
-    def contains(self, t: int) -> bool:
-        return (self.start_ns is None or t >= self.start_ns) and (self.end_ns is None or t < self.end_ns)
+    on_cpu: bool
+    pid: int | None
+    tid: int
+    comm: str
+    start_ns: int
+    duration_ns: int | None
+    """Measured by two recorded events; None when no event closed it."""
+    inferred_ns: int | None = None
+    """Where no event closed it: until the thread was next seen running (an upper bound)."""
+    state: str | None = None
+    wakeup_delay_ns: int | None = None
+    waker: tuple[int | None, str] | None = None
+    stack: Hashable | None = None
+    futex: str | None = None
+    """The futex address the wait was on, when the capture recorded it."""
 
 
 @dataclass(slots=True)
@@ -86,12 +101,28 @@ class Latency:
 
 @dataclass(slots=True)
 class TopStack:
-    """The blocking stack that held a thread longest in one state."""
+    """A blocking stack's part of a thread's time in one state."""
 
     stack: Hashable
     ns: int
+    """Total time in the state with this stack."""
     share: float
     """Of the thread's time in that state."""
+    count: int = 1
+    """Waits (pieces of the line) with this stack."""
+    longest_ns: int = 0
+
+
+@dataclass(slots=True)
+class LockWait:
+    """A thread's waits on one futex (by address, or by blocking stack when no address is known)."""
+
+    lock: LockKey
+    count: int
+    total_ns: int
+    longest_ns: int
+    inferred_ns: int = 0
+    """Of `total_ns`, waits whose end was inferred."""
 
 
 @dataclass(slots=True)
@@ -108,8 +139,13 @@ class ThreadStates:
     latency: Latency
     wakers: list[tuple[int | None, str, int]]
     """(tid, comm, wakeups), most frequent first; tid 0 is an interrupt on an idle CPU."""
-    top_stacks: dict[str, TopStack]
-    """Per blocked state (sleeping, uninterruptible, runnable when preempted)."""
+    top_stacks: dict[str, list[TopStack]]
+    """Per state with stacks (sleeping, uninterruptible, runnable when preempted), heaviest first."""
+    inferred_ns: dict[str, int] = field(default_factory=lambda: dict.fromkeys(STATES, 0))
+    """Of each state's time, what ends where the thread was next seen running (inferred)."""
+    inferred_intervals: int = 0
+    lock_waits: list[LockWait] = field(default_factory=list)
+    """Futex waits by lock, longest total first."""
 
     def share(self, state: str) -> float:
         return self.state_ns[state] / self.wall_ns if self.wall_ns else 0.0
@@ -117,57 +153,64 @@ class ThreadStates:
 
 @dataclass(slots=True)
 class _Thread:
-    first_ns: int | None = None
-    last_ns: int | None = None
-    known: Counter[str] = field(default_factory=Counter)
-    other: Counter[str] = field(default_factory=Counter)
+    pid: int | None = None
     intervals: int = 0
+    inferred: int = 0
     waits: list[int] = field(default_factory=list)
     wakers: Counter[tuple[int | None, str]] = field(default_factory=Counter)
-    stacks: dict[str, Counter[Hashable]] = field(default_factory=dict)
-
-    def observe(self, start: int, end: int) -> None:
-        if self.first_ns is None or start < self.first_ns:
-            self.first_ns = start
-        if self.last_ns is None or end > self.last_ns:
-            self.last_ns = end
-
-    def add(self, category: str, ns: int, letter: str | None) -> None:
-        if ns <= 0:
-            return
-        self.known[category] += ns
-        if category == OTHER:
-            self.other[(letter or "?")[:1]] += ns
-
-    def blame(self, category: str, stack: Hashable | None, ns: int) -> None:
-        if stack is None or ns <= 0:
-            return
-        self.stacks.setdefault(category, Counter())[stack] += ns
 
 
 class SchedAccumulator:
     """Feed it every on-CPU and off-CPU interval of the threads; `result()` gives the breakdown."""
 
-    def __init__(self, window: Window = Window()) -> None:
+    def __init__(self, window: Window = WHOLE) -> None:
         self.window = window
-        self._threads: dict[ThreadKey, _Thread] = {}
+        self.timeline = Timeline(window)
+        self._threads: dict[tuple[int, str], _Thread] = {}
 
-    def _thread(self, key: ThreadKey) -> _Thread:
-        thread = self._threads.get(key)
+    def _thread(self, key: ThreadKey) -> tuple[_Thread, Lane]:
+        pid, tid, comm = key
+        lane_key = (tid, comm)
+        thread = self._threads.get(lane_key)
         if thread is None:
-            thread = self._threads[key] = _Thread()
-        return thread
-
-    def on_cpu(self, key: ThreadKey, start_ns: int, duration_ns: int | None) -> None:
-        window = self.window
-        end_ns = start_ns + (duration_ns or 0)
-        if window.overlap(start_ns, max(end_ns, start_ns + 1)) == 0:
-            return
-        thread = self._thread(key)
+            thread = self._threads[lane_key] = _Thread()
+        if pid is not None:
+            thread.pid = pid  # a pid learnt later still names the earlier intervals' thread
         thread.intervals += 1
-        thread.observe(*window.clip(start_ns, end_ns))
-        if duration_ns is not None:
-            thread.add(RUNNING, window.overlap(start_ns, end_ns), None)
+        return thread, self.timeline.lane(lane_key)
+
+    def add(self, interval: SchedInterval) -> None:
+        key = (interval.pid, interval.tid, interval.comm)
+        if interval.on_cpu:
+            self.on_cpu(key, interval.start_ns, interval.duration_ns, interval.inferred_ns)
+        else:
+            self.off_cpu(
+                key,
+                interval.start_ns,
+                interval.duration_ns,
+                interval.state,
+                interval.wakeup_delay_ns,
+                interval.waker,
+                interval.stack,
+                interval.inferred_ns,
+                interval.futex,
+            )
+
+    def on_cpu(
+        self, key: ThreadKey, start_ns: int, duration_ns: int | None, inferred_ns: int | None = None
+    ) -> None:
+        length = duration_ns if duration_ns is not None else inferred_ns
+        end_ns = start_ns + (length or 0)
+        if not self.window.touches(start_ns, end_ns):
+            return
+        thread, lane = self._thread(key)
+        timeline = self.timeline
+        if length is None:
+            timeline.observe(lane, start_ns)
+            return
+        inferred = duration_ns is None
+        thread.inferred += inferred
+        timeline.piece(lane, start_ns, end_ns, timeline.code(RUNNING, inferred))
 
     def off_cpu(
         self,
@@ -178,73 +221,160 @@ class SchedAccumulator:
         wakeup_delay_ns: int | None,
         waker: tuple[int | None, str] | None = None,
         stack: Hashable | None = None,
+        inferred_ns: int | None = None,
+        futex: str | None = None,
     ) -> None:
-        """One off-CPU interval; an unclosed one (duration None) counts only what is known of it."""
-        window = self.window
+        """One off-CPU interval; one no event closed counts what is known or inferred of it."""
+        inferred = duration_ns is None and inferred_ns is not None
+        length = duration_ns if duration_ns is not None else inferred_ns
         category = state_category(state)
-        blocked = category in (SLEEPING, UNINTERRUPTIBLE)
-        if wakeup_delay_ns is not None and not (0 <= wakeup_delay_ns <= (duration_ns or wakeup_delay_ns)):
+        blocked = category in BLOCKED
+        if wakeup_delay_ns is not None and not (0 <= wakeup_delay_ns <= (length or wakeup_delay_ns)):
             wakeup_delay_ns = None  # a wakeup outside the interval belongs to another one
         woken_ns = start_ns + wakeup_delay_ns if blocked and wakeup_delay_ns is not None else None
-        end_ns = start_ns + duration_ns if duration_ns is not None else (woken_ns or start_ns)
-        if window.overlap(start_ns, max(end_ns, start_ns + 1)) == 0:
+        end_ns = start_ns + length if length is not None else None
+        reach = end_ns if end_ns is not None else (woken_ns if woken_ns is not None else start_ns)
+        if not self.window.touches(start_ns, reach):
             return
-        thread = self._thread(key)
-        thread.intervals += 1
-        thread.observe(*window.clip(start_ns, end_ns))
+        thread, lane = self._thread(key)
+        thread.inferred += inferred
         if waker is not None:
             thread.wakers[waker] += 1
-        if not blocked:
-            if duration_ns is not None:
-                ns = window.overlap(start_ns, end_ns)
-                thread.add(category, ns, state)
-                thread.blame(category, stack, ns)
-                if category == RUNNABLE and _touches(window, start_ns, end_ns):
-                    thread.waits.append(duration_ns)
-            return
-        blocked_end = woken_ns if woken_ns is not None else end_ns
-        ns = window.overlap(start_ns, blocked_end)
-        thread.add(category, ns, state)
-        thread.blame(category, stack, ns)
-        if woken_ns is not None and duration_ns is not None:
-            thread.add(RUNNABLE, window.overlap(woken_ns, end_ns), None)
-            if _touches(window, woken_ns, end_ns):
+        timeline = self.timeline
+        stack_ref = timeline.stack_ref(stack)
+        lock_ref = timeline.lock_ref(("address", futex)) if futex is not None and blocked else NO_REF
+        if woken_ns is not None:  # blocked until a recorded wakeup: exact, whatever closed it
+            timeline.piece(lane, start_ns, woken_ns, timeline.code(category, False), stack_ref, lock_ref)
+            if end_ns is None:
+                timeline.observe(lane, woken_ns)
+                return
+            timeline.piece(lane, woken_ns, end_ns, timeline.code(RUNNABLE, inferred))
+            if not inferred and self.window.touches(woken_ns, end_ns):
                 thread.waits.append(end_ns - woken_ns)
+            return
+        if end_ns is None:
+            timeline.observe(lane, start_ns)
+            return
+        timeline.piece(lane, start_ns, end_ns, timeline.code(category, inferred, state), stack_ref, lock_ref)
+        if category == RUNNABLE and not inferred and self.window.touches(start_ns, end_ns):
+            thread.waits.append(end_ns - start_ns)
 
-    def result(self) -> list[ThreadStates]:
-        return [_summarise(key, thread) for key, thread in self._threads.items()]
+    def result(self, futex_stack: FutexStack | None = None) -> list[ThreadStates]:
+        """Every thread's breakdown; `futex_stack` groups address-less futex waits by their stack."""
+        sites = _SiteLocks(self.timeline, futex_stack)
+        return [
+            _summarise(self.timeline, lane_key, self._threads[lane_key], lane, sites)
+            for lane_key, lane in self.timeline.lanes.items()
+        ]
+
+    def pieces(self, tid: int, comm: str | None = None) -> list[Piece]:
+        """One thread's laid-out line (every comm it had, unless one is named), for its strip."""
+        out: list[Piece] = []
+        for (lane_tid, lane_comm), lane in self.timeline.lanes.items():
+            if lane_tid == tid and (comm is None or lane_comm == comm):
+                out.extend(self.timeline.pieces(lane))
+        out.sort(key=lambda p: p.start_ns)
+        return out
+
+    def stacks(self) -> list[Hashable]:
+        """Every blocking stack fed in (to resolve their frames before `result`)."""
+        return list(self.timeline.stacks)
 
 
-def _touches(window: Window, start: int, end: int) -> bool:
-    """Whether a wait belongs to the window: it overlaps it, or is instantaneous inside it."""
-    return window.overlap(start, end) > 0 or (start == end and window.contains(start))
+class _SiteLocks:
+    """Lock keys of address-less futex waits: their blocking stack, when it is a futex wait."""
+
+    def __init__(self, timeline: Timeline, futex_stack: FutexStack | None) -> None:
+        self._timeline = timeline
+        self._test = futex_stack
+        self._known: dict[int, LockKey | None] = {}
+
+    def of(self, stack_ref: int) -> LockKey | None:
+        if self._test is None or stack_ref == NO_REF:
+            return None
+        if stack_ref not in self._known:
+            stack = self._timeline.stacks[stack_ref]
+            self._known[stack_ref] = ("site", stack) if self._test(stack) else None
+        return self._known[stack_ref]
 
 
-def _summarise(key: ThreadKey, thread: _Thread) -> ThreadStates:
-    pid, tid, comm = key
-    wall = (thread.last_ns or 0) - (thread.first_ns or 0)
-    state_ns = {state: thread.known.get(state, 0) for state in STATES}
-    known = sum(state_ns.values())
-    if known > wall:  # overlapping intervals (lost switches): never report more than the wall time
-        wall = known
-    state_ns[UNKNOWN] = wall - known
-    top_stacks: dict[str, TopStack] = {}
-    for category, stacks in thread.stacks.items():
-        stack, ns = stacks.most_common(1)[0]
-        total = thread.known.get(category, 0)
-        top_stacks[category] = TopStack(stack, ns, ns / total if total else 0.0)
+def _summarise(
+    timeline: Timeline, lane_key: tuple[int, str], thread: _Thread, lane: Lane, sites: _SiteLocks
+) -> ThreadStates:
+    tid, comm = lane_key
+    state_ns = dict.fromkeys(STATES, 0)
+    inferred_ns = dict.fromkeys(STATES, 0)
+    other: Counter[str] = Counter()
+    stack_stats: dict[tuple[str, int], list[int]] = {}
+    lock_stats: dict[LockKey, list[int]] = {}
+    first: int | None = None
+    last = 0
+    for start, end, code, stack, lock in timeline.lay(lane):
+        if first is None:
+            first = start
+        last = end
+        ns = end - start
+        state = timeline.state(code)
+        inferred = timeline.inferred(code)
+        state_ns[state] += ns
+        if inferred:
+            inferred_ns[state] += ns
+        if state == OTHER:
+            other[timeline.letter(code) or "?"] += ns
+        if stack != NO_REF:
+            _tally(stack_stats.setdefault((state, stack), [0, 0, 0, 0]), ns, inferred)
+        if state in BLOCKED:
+            lock_key = timeline.locks[lock] if lock != NO_REF else sites.of(stack)
+            if lock_key is not None:
+                _tally(lock_stats.setdefault(lock_key, [0, 0, 0, 0]), ns, inferred)
+    wall = last - first if first is not None else 0
     return ThreadStates(
-        pid=pid,
+        pid=thread.pid,
         tid=tid,
         comm=comm,
         wall_ns=wall,
         state_ns=state_ns,
-        other_states=dict(thread.other),
+        other_states=dict(other),
         intervals=thread.intervals,
         latency=latency_of(thread.waits),
         wakers=[(w_tid, w_comm, n) for (w_tid, w_comm), n in thread.wakers.most_common(MAX_WAKERS)],
-        top_stacks=top_stacks,
+        top_stacks=_top_stacks(timeline, stack_stats, state_ns),
+        inferred_ns=inferred_ns,
+        inferred_intervals=thread.inferred,
+        lock_waits=[
+            LockWait(key, count, total, longest, inferred)
+            for key, (count, total, longest, inferred) in sorted(
+                lock_stats.items(), key=lambda item: -item[1][1]
+            )[:MAX_LOCKS_PER_THREAD]
+        ],
     )
+
+
+def _tally(stats: list[int], ns: int, inferred: bool) -> None:
+    """[count, total, longest, inferred total] of a stack's or a lock's waits."""
+    stats[0] += 1
+    stats[1] += ns
+    if ns > stats[2]:
+        stats[2] = ns
+    if inferred:
+        stats[3] += ns
+
+
+def _top_stacks(
+    timeline: Timeline, stack_stats: dict[tuple[str, int], list[int]], state_ns: dict[str, int]
+) -> dict[str, list[TopStack]]:
+    by_state: dict[str, list[tuple[int, list[int]]]] = {}
+    for (state, ref), stats in stack_stats.items():
+        by_state.setdefault(state, []).append((ref, stats))
+    out: dict[str, list[TopStack]] = {}
+    for state, entries in by_state.items():
+        entries.sort(key=lambda entry: (-entry[1][1], entry[0]))
+        total = state_ns[state]
+        out[state] = [
+            TopStack(timeline.stacks[ref], ns, ns / total if total else 0.0, count, longest)
+            for ref, (count, ns, longest, _) in entries[:TOP_STACKS]
+        ]
+    return out
 
 
 def latency_of(waits: list[int]) -> Latency:
@@ -268,7 +398,7 @@ def tick_category(letter: str) -> str:
 class TickAccumulator:
     """Per-thread states sampled every `interval_ns` (the /proc sampler's `thread.state` series)."""
 
-    def __init__(self, interval_ns: int, window: Window = Window()) -> None:
+    def __init__(self, interval_ns: int, window: Window = WHOLE) -> None:
         self.interval_ns = interval_ns
         self.window = window
         self._ns: dict[ThreadKey, Counter[str]] = {}

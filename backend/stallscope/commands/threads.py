@@ -7,23 +7,29 @@ import json
 import re
 import sys
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-HELP = "per-thread time in each scheduler state, latency percentiles, wakers, blocking stacks"
+HELP = "per-thread time in each scheduler state, latency percentiles, wakers, blocking stacks, locks"
 DESCRIPTION = (
     "Per thread: time and share Running, Runnable (woken, waiting for a CPU), Sleeping (S),\n"
     "Uninterruptible (D), other states and unknown (no event covers it), from a scheduler capture\n"
     "(perf script of sched:sched_switch + sched_wakeup/sched_waking, with -g for stacks) or from\n"
     "the collector's /proc sampler file. Scheduler captures also give scheduler-latency percentiles,\n"
-    "who woke each thread, and the stack that blocked it longest in each state.\n\n"
+    "who woke each thread, the heaviest blocking stacks per state, and futex waits by lock (by\n"
+    "address with -e syscalls:sys_enter_futex, or from perf trace; else by blocking stack). A wait no\n"
+    "event closed ends where the thread was next seen running, and counts as inferred.\n\n"
     "examples:\n"
-    "  perf record -e sched:sched_switch -e sched:sched_wakeup -e sched:sched_waking -a -g -- sleep 10\n"
-    "  perf script > sched.txt\n"
+    "  perf record -e sched:sched_switch -e sched:sched_wakeup -e sched:sched_waking \\\n"
+    "      -e syscalls:sys_enter_futex -a -g -- sleep 10\n"
+    "  perf script -F +pid,+ip,+sym,+symoff,+dso > sched.txt\n"
     "  stallscope threads sched.txt --comm '^postgres' --top 20\n"
     "  stallscope threads proc.jsonl --json | jq '.threads[0]'"
 )
 STACK_FRAMES_SHOWN = 4
+LOCKS_SHOWN = 10
+WAITERS_SHOWN = 5
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -44,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         with open_local_capture(args.file) as capture:
-            source, threads = _account(capture.records())
+            result = _account(capture.records(), matcher)
             report = capture.report
     except ParseError as exc:
         print(f"stallscope threads: {args.file}: {exc}", file=sys.stderr)
@@ -52,54 +58,65 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"stallscope threads: {args.file}: {exc.strerror or exc}", file=sys.stderr)
         return 1
-    if matcher is not None:
-        threads = [t for t in threads if matcher.search(t.comm)]
     from stallscope.analysis.thread_states import busiest_first
 
-    ordered = busiest_first(threads)
+    ordered = busiest_first(result.threads)
     if args.json:
-        print(json.dumps(_as_json(str(args.file), source, ordered, report.warnings), indent=2))
+        print(
+            json.dumps(
+                _as_json(str(args.file), result.source, ordered, result.locks, report.warnings), indent=2
+            )
+        )
     else:
-        _print_text(str(args.file), source, ordered[: max(1, args.top)], len(ordered))
+        _print_text(str(args.file), result.source, ordered[: max(1, args.top)], len(ordered))
+        _print_locks(result.locks)
         for warning in report.warnings[:5]:
             print(f"warning: line {warning.line}: {warning.message}", file=sys.stderr)
-    if source == "none":
+    if result.source == "none" and not result.locks:
         print(
-            f"stallscope threads: {args.file}: no scheduler intervals or /proc sampler thread states here",
+            f"stallscope threads: {args.file}: no scheduler intervals, /proc sampler thread states or "
+            "futex calls here",
             file=sys.stderr,
         )
         return 1
     return 0
 
 
-def _account(records: Iterable[Any]) -> tuple[str, list[Any]]:
+@dataclass(slots=True)
+class _Result:
+    source: str
+    threads: list[Any]
+    locks: list[Any]
+
+
+def _account(records: Iterable[Any], matcher: re.Pattern[str] | None) -> _Result:
     """Feed scheduler intervals (preferred) or sampler ticks through the server's accounting."""
+    from stallscope.analysis.futex_waits import SyscallWaits, group_locks, thread_waits
     from stallscope.analysis.thread_states import SchedAccumulator, TickAccumulator
     from stallscope.ingest.model import Document, EventKind, MetricPoint, MetricRow, TimedEvent, metric_points
+    from stallscope.ingest.sched.args import read_futex
 
     sched = SchedAccumulator()
     ticks = TickAccumulator(50_000_000)
+    futex_calls = SyscallWaits()
     saw_sched = saw_ticks = False
     for record in records:
         if isinstance(record, TimedEvent) and record.start_ns is not None:
-            key = (record.pid, record.tid or 0, record.comm)
-            if record.kind is EventKind.ON_CPU:
+            if record.kind in (EventKind.ON_CPU, EventKind.OFF_CPU):
                 saw_sched = True
-                sched.on_cpu(key, record.start_ns, record.duration_ns)
-            elif record.kind is EventKind.OFF_CPU:
-                saw_sched = True
-                delay = record.attrs.get("wakeup_delay_ns")
-                waker_comm = record.attrs.get("waker_comm")
-                waker = (record.waker_tid, str(waker_comm or "?")) if record.waker_tid is not None else None
-                sched.off_cpu(
-                    key,
-                    record.start_ns,
-                    record.duration_ns,
-                    record.state,
-                    delay if isinstance(delay, int) else None,
-                    waker,
-                    record.stack or None,
-                )
+                sched.add(sched_interval(record))
+            elif record.kind is EventKind.SYSCALL and record.name == "futex" and record.args:
+                call = read_futex(record.args)
+                if call is not None and call.waits and record.duration_ns is not None and record.tid:
+                    futex_calls.add(
+                        0,
+                        record.pid,
+                        record.tid,
+                        record.comm,
+                        hex(call.uaddr),
+                        record.start_ns,
+                        record.duration_ns,
+                    )
         elif isinstance(record, MetricPoint | MetricRow):
             for point in metric_points(record):
                 if point.name != "thread.state":
@@ -117,11 +134,48 @@ def _account(records: Iterable[Any]) -> tuple[str, list[Any]]:
             interval_ms = record.content.get("interval_ms")
             if isinstance(interval_ms, int | float) and interval_ms > 0:
                 ticks.interval_ns = int(interval_ms * 1_000_000)
+    source, threads = "none", []
     if saw_sched:
-        return "sched", sched.result()
-    if saw_ticks:
-        return "proc-sampler", ticks.result()
-    return "none", []
+        source, threads = "sched", sched.result(_is_futex_stack)
+    elif saw_ticks:
+        source, threads = "proc-sampler", ticks.result()
+    threads = [t for t in threads if matcher is None or matcher.search(t.comm)]
+    rows = thread_waits(0, threads) + [
+        r for r in futex_calls.rows() if matcher is None or matcher.search(r[3])
+    ]
+    return _Result(source, threads, group_locks(rows))
+
+
+def sched_interval(record: Any) -> Any:
+    """A parsed OFF_CPU or ON_CPU record as the accounting's input, the way the API reads rows."""
+    from stallscope.analysis.thread_states import SchedInterval
+    from stallscope.ingest.model import EventKind
+
+    attrs = record.attrs
+    delay = attrs.get("wakeup_delay_ns")
+    inferred = attrs.get("inferred_duration_ns")
+    futex = attrs.get("futex_uaddr")
+    waker_comm = attrs.get("waker_comm")
+    return SchedInterval(
+        on_cpu=record.kind is EventKind.ON_CPU,
+        pid=record.pid,
+        tid=record.tid or 0,
+        comm=record.comm,
+        start_ns=record.start_ns,
+        duration_ns=record.duration_ns,
+        inferred_ns=inferred if isinstance(inferred, int) else None,
+        state=record.state,
+        wakeup_delay_ns=delay if isinstance(delay, int) else None,
+        waker=(record.waker_tid, str(waker_comm or "?")) if record.waker_tid is not None else None,
+        stack=record.stack or None,
+        futex=futex if isinstance(futex, str) else None,
+    )
+
+
+def _is_futex_stack(stack: Any) -> bool:
+    from stallscope.ingest.sched.args import is_futex_wait_frame
+
+    return isinstance(stack, tuple) and any(is_futex_wait_frame(name) for name in _frames(stack))
 
 
 def _seconds(ns: int | None) -> str:
@@ -138,23 +192,19 @@ def _frames(stack: Any) -> list[str]:
     return [getattr(frame, "name", str(frame)) for frame in stack] if isinstance(stack, tuple) else []
 
 
-def _print_text(name: str, source: str, threads: list[Any], total: int) -> None:
-    from stallscope.analysis.thread_states import (
-        OTHER,
-        RUNNABLE,
-        RUNNING,
-        SLEEPING,
-        UNINTERRUPTIBLE,
-        UNKNOWN,
-    )
+def _who(t: Any) -> str:
+    return f"{t.comm} {t.pid if t.pid is not None else '?'}/{t.tid}"
 
-    columns = (RUNNING, RUNNABLE, SLEEPING, UNINTERRUPTIBLE, OTHER, UNKNOWN)
+
+def _print_text(name: str, source: str, threads: list[Any], total: int) -> None:
+    from stallscope.analysis.thread_states import STATES
+
     labels = ("run", "runnable", "sleep S", "wait D", "other", "unknown")
     print(f"file:    {name}")
     print(
         "source:  "
         + (
-            "scheduler intervals (exact)"
+            "scheduler intervals (exact; waits no event closed end where the thread was next seen running)"
             if source == "sched"
             else "/proc sampler ticks (R = running or runnable)"
             if source == "proc-sampler"
@@ -162,34 +212,69 @@ def _print_text(name: str, source: str, threads: list[Any], total: int) -> None:
         )
     )
     print(f"threads: {total} ({len(threads)} shown, busiest first)\n")
+    if not threads:
+        return
     header = f"{'thread':<28} {'wall':>9} " + " ".join(f"{label:>9}" for label in labels)
     if source == "sched":
-        header += f" {'lat p50':>9} {'lat p99':>9} {'lat max':>9}"
+        header += f" {'inferred':>9} {'lat p50':>9} {'lat p99':>9} {'lat max':>9}"
     print(header)
     for t in threads:
         who = f"{t.comm[:18]} {t.pid if t.pid is not None else '?'}/{t.tid}"
-        row = f"{who:<28} {_seconds(t.wall_ns):>9} " + " ".join(f"{t.share(s):>9.1%}" for s in columns)
+        row = f"{who:<28} {_seconds(t.wall_ns):>9} " + " ".join(f"{t.share(s):>9.1%}" for s in STATES)
         if source == "sched":
             lat = t.latency
-            row += f" {_seconds(lat.p50_ns):>9} {_seconds(lat.p99_ns):>9} {_seconds(lat.max_ns):>9}"
+            inferred = sum(t.inferred_ns.values()) / t.wall_ns if t.wall_ns else 0.0
+            latencies = (_seconds(ns) for ns in (lat.p50_ns, lat.p99_ns, lat.max_ns))
+            row += f" {inferred:>9.1%} " + " ".join(f"{text:>9}" for text in latencies)
         print(row)
     if source != "sched":
         return
-    print("\ntop blocking stack per state (leaf first), and who woke the thread")
+    print("\ntop blocking stacks per state (leaf first: waits, total, longest), and who woke the thread")
     for t in threads:
         lines = []
-        for state, top in t.top_stacks.items():
-            frames = list(reversed(_frames(top.stack)))[:STACK_FRAMES_SHOWN]
-            lines.append(f"  {state:<16} {top.share:>6.1%} of it  {' <- '.join(frames)}")
+        for state, tops in t.top_stacks.items():
+            for i, top in enumerate(tops):
+                frames = list(reversed(_frames(top.stack)))[:STACK_FRAMES_SHOWN]
+                label = state if i == 0 else ""
+                lines.append(
+                    f"  {label:<16} {top.share:>6.1%} x{top.count:<6} {_seconds(top.ns):>9} "
+                    f"max {_seconds(top.longest_ns):>9}  {' <- '.join(frames)}"
+                )
         if t.wakers:
             woken = ", ".join(f"{comm}/{tid} x{n}" for tid, comm, n in t.wakers)
             lines.append(f"  {'woken by':<16} {woken}")
         if lines:
-            print(f"{t.comm} {t.pid if t.pid is not None else '?'}/{t.tid}")
+            print(_who(t))
             print("\n".join(lines))
 
 
-def _as_json(name: str, source: str, threads: list[Any], warnings: list[Any]) -> dict[str, Any]:
+def _lock_name(lock: Any) -> str:
+    kind, key = lock.lock
+    if kind == "address":
+        return f"futex {key}" + (f" in pid {lock.pid}" if lock.pid is not None else "")
+    from stallscope.analysis.futex_waits import caller_frames
+
+    frames = _frames(key)
+    caller = caller_frames(frames) or frames
+    return "call site " + " <- ".join(list(reversed(caller))[:STACK_FRAMES_SHOWN])
+
+
+def _print_locks(locks: list[Any]) -> None:
+    if not locks:
+        return
+    print("\nfutex waits by lock (waits, total, longest; then its waiters)")
+    for lock in locks[:LOCKS_SHOWN]:
+        print(f"{_lock_name(lock)}: x{lock.count} {_seconds(lock.total_ns)} max {_seconds(lock.longest_ns)}")
+        for w in lock.waiters[:WAITERS_SHOWN]:
+            who = f"{w.comm} {w.pid if w.pid is not None else '?'}/{w.tid}"
+            print(f"  {who:<28} x{w.count:<6} {_seconds(w.total_ns):>9} max {_seconds(w.longest_ns):>9}")
+
+
+def _as_json(
+    name: str, source: str, threads: list[Any], locks: list[Any], warnings: list[Any]
+) -> dict[str, Any]:
+    from stallscope.analysis.futex_waits import caller_frames
+
     return {
         "file": name,
         "source": source,
@@ -201,8 +286,10 @@ def _as_json(name: str, source: str, threads: list[Any], warnings: list[Any]) ->
                 "wall_ns": t.wall_ns,
                 "states_ns": t.state_ns,
                 "shares": {state: t.share(state) for state in t.state_ns},
+                "inferred_ns": t.inferred_ns,
                 "other_states_ns": t.other_states,
                 "intervals": t.intervals,
+                "inferred_intervals": t.inferred_intervals,
                 "latency": {
                     "count": t.latency.count,
                     "p50_ns": t.latency.p50_ns,
@@ -212,11 +299,47 @@ def _as_json(name: str, source: str, threads: list[Any], warnings: list[Any]) ->
                 },
                 "wakers": [{"tid": tid, "comm": comm, "wakeups": n} for tid, comm, n in t.wakers],
                 "top_stacks": {
-                    state: {"ns": top.ns, "share": top.share, "frames": _frames(top.stack)}
-                    for state, top in t.top_stacks.items()
+                    state: [
+                        {
+                            "ns": top.ns,
+                            "share": top.share,
+                            "count": top.count,
+                            "longest_ns": top.longest_ns,
+                            "frames": _frames(top.stack),
+                        }
+                        for top in tops
+                    ]
+                    for state, tops in t.top_stacks.items()
                 },
             }
             for t in threads
+        ],
+        "locks": [
+            {
+                "pid": lock.pid,
+                "kind": lock.lock[0],
+                "address": lock.lock[1] if lock.lock[0] == "address" else None,
+                "frames": _frames(lock.lock[1]) if lock.lock[0] == "site" else [],
+                "caller": caller_frames(_frames(lock.lock[1])) if lock.lock[0] == "site" else [],
+                "waits": lock.count,
+                "total_ns": lock.total_ns,
+                "longest_ns": lock.longest_ns,
+                "inferred_ns": lock.inferred_ns,
+                "waiter_count": lock.waiter_count,
+                "waiters": [
+                    {
+                        "pid": w.pid,
+                        "tid": w.tid,
+                        "comm": w.comm,
+                        "waits": w.count,
+                        "total_ns": w.total_ns,
+                        "longest_ns": w.longest_ns,
+                        "inferred_ns": w.inferred_ns,
+                    }
+                    for w in lock.waiters
+                ],
+            }
+            for lock in locks
         ],
         "warnings": [{"line": w.line, "message": w.message} for w in warnings],
     }

@@ -72,9 +72,22 @@ def host_names(session: Session, capture_ids: list[int]) -> dict[int, str | None
 
 
 SchedRow = tuple[
-    int | None, int, str, str, str | None, int, int | None, int | None, int | None, str | None, int | None
+    int | None,
+    int,
+    str,
+    str,
+    str | None,
+    int,
+    int | None,
+    int | None,
+    int | None,
+    int | None,
+    str | None,
+    int | None,
+    str | None,
 ]
-"""pid, tid, comm, kind, state, start µs, duration ns, wakeup delay ns, waker tid, waker comm, stack id."""
+"""pid, tid, comm, kind, state, start µs, duration ns, inferred duration ns, wakeup delay ns, waker tid,
+waker comm, stack id, futex address."""
 
 
 def sched_rows(session: Session, flt: ThreadFilter) -> Iterator[SchedRow]:
@@ -84,13 +97,52 @@ def sched_rows(session: Session, flt: ThreadFilter) -> Iterator[SchedRow]:
         where += " AND ts < :end"
         params["end"] = flt.end
     if flt.start is not None:
-        reach = "coalesce(duration_ns, (attrs->>'wakeup_delay_ns')::bigint, 0)"
+        reach = (
+            "coalesce(duration_ns, (attrs->>'inferred_duration_ns')::bigint, "
+            "(attrs->>'wakeup_delay_ns')::bigint, 0)"
+        )
         where += f" AND (ts >= :start OR ts + ({reach} / 1000) * interval '1 microsecond' >= :start)"
         params["start"] = flt.start
     sql = (
         "SELECT pid, tid, comm, kind, state, (extract(epoch FROM ts) * 1000000)::bigint, duration_ns, "
-        "(attrs->>'wakeup_delay_ns')::bigint, waker_tid, attrs->>'waker_comm', stack_id "
+        "(attrs->>'inferred_duration_ns')::bigint, (attrs->>'wakeup_delay_ns')::bigint, waker_tid, "
+        "attrs->>'waker_comm', stack_id, attrs->>'futex_uaddr' "
         f"FROM events WHERE {where} AND kind IN ('off-cpu', 'on-cpu')"
+    )
+    result = session.execute(text(sql).execution_options(stream_results=True, yield_per=STREAM_BATCH), params)
+    for row in result:
+        yield tuple(row)
+
+
+def syscall_captures(session: Session, capture_ids: list[int]) -> list[int]:
+    """The captures holding traced syscalls (`perf trace`), where futex calls name their lock."""
+    rows = session.execute(
+        text(
+            "SELECT id FROM captures WHERE id = ANY(:ids) "
+            "AND coalesce((record_counts->>'events.syscall')::bigint, 0) > 0 ORDER BY id"
+        ),
+        {"ids": capture_ids},
+    )
+    return [int(r[0]) for r in rows]
+
+
+FutexCallRow = tuple[int, int | None, int, str, int, int, str]
+"""capture id, pid, tid, comm, start µs, duration ns, arguments."""
+
+
+def futex_calls(session: Session, flt: ThreadFilter) -> Iterator[FutexCallRow]:
+    """Finished `futex` syscalls overlapping the filter's range, with their printed arguments."""
+    where, params = where_threads(flt)
+    if flt.end is not None:
+        where += " AND ts < :end"
+        params["end"] = flt.end
+    if flt.start is not None:
+        where += " AND ts + (duration_ns / 1000) * interval '1 microsecond' >= :start"
+        params["start"] = flt.start
+    sql = (
+        "SELECT capture_id, pid, tid, comm, (extract(epoch FROM ts) * 1000000)::bigint, duration_ns, args "
+        f"FROM events WHERE {where} AND kind = 'syscall' AND name = 'futex' AND duration_ns IS NOT NULL "
+        "AND tid IS NOT NULL AND args LIKE 'uaddr:%'"
     )
     result = session.execute(text(sql).execution_options(stream_results=True, yield_per=STREAM_BATCH), params)
     for row in result:

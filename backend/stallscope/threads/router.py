@@ -30,7 +30,8 @@ def thread_states(
     comm_regex: Annotated[str | None, Query(description="Keep threads whose name matches")] = None,
     limit: Annotated[int, Query(ge=1, le=MAX_THREADS)] = 500,
 ) -> ThreadsOut:
-    """Per thread: time and share Running, Runnable, Sleeping, Uninterruptible, other and unknown."""
+    """Per thread: time and share Running, Runnable, Sleeping, Uninterruptible, other and unknown,
+    with inferred time, top blocking stacks per state, and futex waits grouped by lock."""
     flt = ThreadFilter(parse_capture_ids(captures), start, end, pid, tid, comm or None)
     return service.breakdown(session, flt, comm_regex, limit)
 
@@ -40,10 +41,11 @@ def thread_strip(
     session: SessionDep,
     captures: Annotated[str, Query(description="Comma-separated capture ids")],
     tid: int,
+    comm: Annotated[str | None, Query(description="The thread's name, when its tid had several")] = None,
     start: Annotated[datetime | None, Query(description="Inclusive, ISO 8601")] = None,
     end: Annotated[datetime | None, Query(description="Exclusive, ISO 8601")] = None,
     buckets: Annotated[int, Query(ge=10, le=10_000, description="About the strip's width in pixels")] = 1000,
 ) -> StripOut:
-    """One thread's state over time, merged to at most about `buckets` segments."""
-    flt = ThreadFilter(parse_capture_ids(captures), start, end, tid=tid)
+    """One thread's state over time, a few segments per bucket at most; its times are its breakdown's."""
+    flt = ThreadFilter(parse_capture_ids(captures), start, end, tid=tid, comm=comm or None)
     return service.strip(session, flt, buckets)

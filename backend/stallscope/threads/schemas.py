@@ -27,9 +27,15 @@ class WakerOut(BaseModel):
 
 
 class TopStackOut(BaseModel):
+    """A blocking stack's part of the thread's time in one state."""
+
     stack_id: int
     ns: int
+    """Total time in the state with this stack."""
     share: float
+    """Of the thread's time in the state."""
+    count: int
+    longest_ns: int
     frames: list[str]
     """Root first, like folded stacks."""
 
@@ -43,11 +49,49 @@ class ThreadOut(BaseModel):
     comm: str
     wall_ns: int
     states: dict[str, int]
+    inferred: dict[str, int]
+    """Of each state's time, what ends where the thread was next seen running (no closing event)."""
     other_states: dict[str, int]
     intervals: int
+    inferred_intervals: int
     latency: LatencyOut
     wakers: list[WakerOut]
-    top_stacks: dict[str, TopStackOut]
+    top_stacks: dict[str, list[TopStackOut]]
+    """Per state, the heaviest blocking stacks by total time (at most 5), heaviest first."""
+
+
+class LockWaiterOut(BaseModel):
+    pid: int | None
+    tid: int
+    comm: str
+    waits: int
+    total_ns: int
+    longest_ns: int
+    inferred_ns: int
+
+
+class LockOut(BaseModel):
+    """One futex and the threads that waited on it."""
+
+    capture_id: int
+    host: str | None
+    pid: int | None
+    """The process whose address space holds it, when the capture says."""
+    kind: Literal["address", "site"]
+    """`address`: the futex's address is known; `site`: only the wait's blocking stack is."""
+    address: str | None
+    stack_id: int | None
+    frames: list[str]
+    """A site's blocking stack, root first; empty for an address."""
+    caller: list[str]
+    """A site's frames before the system call (root first): the code that took the lock."""
+    waits: int
+    total_ns: int
+    longest_ns: int
+    inferred_ns: int
+    waiter_count: int
+    waiters: list[LockWaiterOut]
+    """Longest total wait first (at most 20)."""
 
 
 class ThreadsOut(BaseModel):
@@ -57,6 +101,8 @@ class ThreadsOut(BaseModel):
     threads: list[ThreadOut]
     total_threads: int
     """Before `limit`: the busiest threads come first."""
+    locks: list[LockOut]
+    """Futex waits by lock across the threads (name filter applied, `limit` not), longest first."""
     notes: list[str]
 
 
@@ -64,9 +110,11 @@ class SegmentOut(BaseModel):
     start: datetime
     end: datetime
     state: str
+    inferred: bool
 
 
 class StripOut(BaseModel):
     source: StateSource
     tid: int
     segments: list[SegmentOut]
+    """The thread's whole line: unknown stretches included, so per-state times match its breakdown."""

@@ -1,7 +1,9 @@
 """Whole-capture thread-state breakdowns, computed once after a parse and read back as they were.
 
-The stored form is the pure result (`ThreadStates`) as JSON, top stacks by stack id, so a stored
-breakdown and one computed on the fly give the same answer.
+The stored form is the pure result (`ThreadStates`) as JSON, top stacks and lock sites by stack id,
+so a stored breakdown and one computed on the fly give the same answer. It is versioned: rows of an
+older accounting are not read (the view computes those captures from their intervals instead, and a
+re-parse stores them again).
 """
 
 from __future__ import annotations
@@ -11,25 +13,39 @@ from typing import Any
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
-from stallscope.analysis.thread_states import Latency, ThreadStates, TopStack
+from stallscope.analysis.thread_states import STATES, Latency, LockWait, ThreadStates, TopStack
 from stallscope.threads import repository
 from stallscope.threads.repository import ThreadFilter
+
+VERSION = 2
+"""1: one top stack per state, unclosed waits unknown. 2: inferred waits, top stacks, futex locks."""
 
 
 def to_json(t: ThreadStates) -> dict[str, Any]:
     return {
+        "v": VERSION,
         "wall_ns": t.wall_ns,
         "states": t.state_ns,
+        "inferred": t.inferred_ns,
         "other": t.other_states,
         "intervals": t.intervals,
+        "inferred_intervals": t.inferred_intervals,
         "latency": [t.latency.count, t.latency.p50_ns, t.latency.p90_ns, t.latency.p99_ns, t.latency.max_ns],
         "wakers": [list(w) for w in t.wakers],
-        "top": {state: [top.stack, top.ns, top.share] for state, top in t.top_stacks.items()},
+        "top": {
+            state: [[top.stack, top.ns, top.share, top.count, top.longest_ns] for top in tops]
+            for state, tops in t.top_stacks.items()
+        },
+        "locks": [
+            [w.lock[0], w.lock[1], w.count, w.total_ns, w.longest_ns, w.inferred_ns] for w in t.lock_waits
+        ],
     }
 
 
 def from_json(pid: int | None, tid: int, comm: str, d: dict[str, Any]) -> ThreadStates:
     count, p50, p90, p99, most = d["latency"]
+    inferred = dict.fromkeys(STATES, 0)
+    inferred.update({k: int(v) for k, v in d["inferred"].items()})
     return ThreadStates(
         pid=pid,
         tid=tid,
@@ -41,8 +57,18 @@ def from_json(pid: int | None, tid: int, comm: str, d: dict[str, Any]) -> Thread
         latency=Latency(count, p50, p90, p99, most),
         wakers=[(w[0], w[1], int(w[2])) for w in d["wakers"]],
         top_stacks={
-            state: TopStack(int(s), int(ns), float(share)) for state, (s, ns, share) in d["top"].items()
+            state: [
+                TopStack(int(s), int(ns), float(share), int(n), int(longest))
+                for s, ns, share, n, longest in tops
+            ]
+            for state, tops in d["top"].items()
         },
+        inferred_ns=inferred,
+        inferred_intervals=int(d["inferred_intervals"]),
+        lock_waits=[
+            LockWait((kind, key), int(n), int(total), int(longest), int(inf))
+            for kind, key, n, total, longest, inf in d["locks"]
+        ],
     )
 
 
@@ -72,10 +98,17 @@ def store(session: Session, capture_id: int, threads: list[ThreadStates]) -> Non
     )
 
 
+CURRENT = "(breakdown->>'v')::int = :version"
+
+
 def stored_captures(session: Session, capture_ids: list[int]) -> set[int]:
+    """Captures whose stored breakdowns are of this accounting (older ones are computed afresh)."""
     rows = session.execute(
-        text("SELECT DISTINCT capture_id FROM capture_thread_states WHERE capture_id = ANY(:ids)"),
-        {"ids": capture_ids},
+        text(
+            "SELECT DISTINCT capture_id FROM capture_thread_states "
+            f"WHERE capture_id = ANY(:ids) AND {CURRENT}"
+        ),
+        {"ids": capture_ids, "version": VERSION},
     )
     return {int(r[0]) for r in rows}
 
@@ -83,8 +116,13 @@ def stored_captures(session: Session, capture_ids: list[int]) -> set[int]:
 def load(session: Session, flt: ThreadFilter) -> dict[int, list[ThreadStates]]:
     """Stored breakdowns of the filter's captures and threads (it must have no time range)."""
     where, params = repository.where_threads(flt)
+    params["version"] = VERSION
     rows = session.execute(
-        text(f"SELECT capture_id, pid, tid, comm, breakdown FROM capture_thread_states WHERE {where}"), params
+        text(
+            "SELECT capture_id, pid, tid, comm, breakdown FROM capture_thread_states "
+            f"WHERE {where} AND {CURRENT}"
+        ),
+        params,
     )
     out: dict[int, list[ThreadStates]] = {}
     for capture_id, pid, tid, comm, breakdown in rows:

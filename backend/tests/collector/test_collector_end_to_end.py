@@ -160,12 +160,18 @@ def test_off_cpu_intervals_in_s_and_d_with_plausible_stacks(
     threads = {t["comm"]: t for t in result["threads"]}
     assert "wl-lock" in threads, [(t["comm"], t["tid"], t["pid"]) for t in result["threads"]]
     lock = threads["wl-lock"]
+    assert {t["pid"] for t in result["threads"]} == {recorded["pid"]}  # the text's headers carry pid/tid
     assert lock["states"]["sleeping"] > 0
-    sleeping_stack = " ".join(lock["top_stacks"]["sleeping"]["frames"])
-    assert any(word in sleeping_stack for word in ("futex", "nanosleep", "hrtimer")), sleeping_stack
+    sleeping_tops = lock["top_stacks"]["sleeping"]
+    assert 1 <= len(sleeping_tops) <= 5
+    assert [top["ns"] for top in sleeping_tops] == sorted((top["ns"] for top in sleeping_tops), reverse=True)
+    sleeping_stack = " ".join(sleeping_tops[0]["frames"])
+    assert any(word in sleeping_stack for word in ("futex", "nanosleep", "hrtimer")), sleeping_tops
     fsync = threads["wl-fsync"]
     assert fsync["states"]["uninterruptible"] > 0, fsync["states"]
-    d_stack = " ".join(fsync["top_stacks"]["uninterruptible"]["frames"])
+    d_tops = fsync["top_stacks"]["uninterruptible"]
+    assert all(top["count"] >= 1 and top["longest_ns"] <= top["ns"] for top in d_tops)
+    d_stack = " ".join(d_tops[0]["frames"])
     assert any(word in d_stack for word in ("fsync", "io_schedule", "jbd2", "wait_on_page", "folio_wait")), (
         d_stack
     )

@@ -38,12 +38,18 @@ def test_offcpu5s_totals(offcpu5s: tuple[list[Record], ParseReport]) -> None:
     records, report = offcpu5s
     assert all(isinstance(r, TimedEvent) for r in records)  # every event in the file is a sched: one
     kinds = Counter(r.kind for r in records if isinstance(r, TimedEvent))
-    assert kinds == {EventKind.OFF_CPU: 53_764, EventKind.ON_CPU: 51_756}
+    # 51,756 on-CPU intervals between a switch-in and a switch-out, 2,432 from a sighting to one.
+    assert kinds == {EventKind.OFF_CPU: 53_764, EventKind.ON_CPU: 54_188}
     off = off_cpu(records)
     # 54,237 switches: 6 written twice by perf, 57 out of the idle task, 410 exits (Z 405, X 5).
     assert Counter(e.state for e in off) == {"S": 20_830, "R": 15_785, "D": 9_747, "I": 7_402}
     assert sum(e.duration_ns is None for e in off) == 2_478
     assert sum("seen_running_ns" in e.attrs for e in off) == 2_433
+    inferred = [e for e in off if "inferred_duration_ns" in e.attrs]
+    assert len(inferred) == 2_433  # the other 45 were still off when the capture ended
+    assert all(e.attrs["inferred_duration_ns"] == e.attrs["seen_running_ns"] - e.start_ns for e in inferred)  # type: ignore[operator]
+    on = [r for r in records if isinstance(r, TimedEvent) and r.kind is EventKind.ON_CPU]
+    assert sum("inferred_duration_ns" in e.attrs for e in on) == 2_432
     assert all(e.duration_ns is None or e.duration_ns >= 0 for e in off)
     assert (report.samples, report.dropped_lines, report.truncated) == (196_011, 0, False)
     assert [w.message.split(":")[0] for w in report.warnings] == [
@@ -97,9 +103,14 @@ def test_offcpu5s_intervals_match_the_switch_lines(
 def test_offcpu5s_without_tracepoint_arguments(corpus: Path) -> None:
     records, report = parse(corpus / "captures" / "offcpu5s.F.perf.txt.gz")
     off = off_cpu(records)
-    assert len(off) == len(records) == 54_170  # exits cannot be told apart without prev_state
+    assert len(off) == 54_170  # exits cannot be told apart without prev_state
     assert all(e.state is None and e.duration_ns is None and e.waker_tid is None for e in off)
     assert sum("seen_running_ns" in e.attrs for e in off) == 53_718
+    # Runs are known only from a sighting to the next switch-out: every on-CPU interval is inferred.
+    on = [r for r in records if isinstance(r, TimedEvent) and r.kind is EventKind.ON_CPU]
+    assert len(on) + len(off) == len(records)
+    assert (len(on), sum("inferred_duration_ns" in e.attrs for e in on)) == (54_039, 54_035)
+    assert all(e.duration_ns is None for e in on)
     assert all(e.pid is not None for e in off)  # -F prints pid/tid
     assert (
         len({e.pid for e in off if e.comm == "mutex16"})

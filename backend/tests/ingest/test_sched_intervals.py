@@ -130,8 +130,8 @@ def test_interval_still_open_at_the_end_is_unclosed() -> None:
     assert "1 still open when the file ends" in report.warnings[0].message
 
 
-def test_thread_seen_running_without_a_switch_in_is_unclosed_with_a_bound() -> None:
-    """perf misses switches (most out of the idle task): never make up the end."""
+def test_thread_seen_running_without_a_switch_in_is_closed_there_and_marked_inferred() -> None:
+    """perf misses switches (a thread resumed on an idle CPU often has none): the next sighting bounds it."""
     records, report = parse(
         switch("worker", 100, 0, "1.000000", "S", "swapper/0", 0)
         + wake("sched_waking", "worker", 100, 1, "3.000000", "other", 101)  # worker runs again
@@ -141,10 +141,60 @@ def test_thread_seen_running_without_a_switch_in_is_unclosed_with_a_bound() -> N
     assert (first.start_ns, first.duration_ns, first.attrs) == (
         1_000_000_000,
         None,
-        {"seen_running_ns": 3_000_000_000},
+        {"seen_running_ns": 3_000_000_000, "inferred_duration_ns": 2_000_000_000},
     )
-    assert (second.start_ns, second.duration_ns) == (3_500_000_000, None)
+    assert (second.start_ns, second.duration_ns, second.attrs) == (3_500_000_000, None, {})
+    # From the sighting to its switch-out on the same CPU, the thread ran.
+    (on,) = intervals(records, EventKind.ON_CPU, 100)
+    assert (on.start_ns, on.duration_ns, on.cpu, on.attrs) == (
+        3_000_000_000,
+        None,
+        1,
+        {"inferred_duration_ns": 500_000_000},
+    )
     assert "1 whose thread was next seen running" in report.warnings[0].message
+    assert "marked inferred" in report.warnings[0].message
+
+
+def test_a_sighting_on_another_cpu_than_the_switch_out_infers_no_run() -> None:
+    records, _ = parse(
+        switch("worker", 100, 0, "1.000000", "S", "swapper/0", 0)
+        + wake("sched_waking", "worker", 100, 1, "3.000000", "other", 101)
+        + switch("worker", 100, 0, "3.500000", "S", "swapper/0", 0)  # left CPU 0: events were lost
+    )
+    (on,) = intervals(records, EventKind.ON_CPU, 100)
+    assert (on.duration_ns, on.attrs) == (None, {})
+
+
+def test_the_futex_a_thread_entered_names_its_wait() -> None:
+    """`syscalls:sys_enter_futex` recorded beside the sched events: its address goes to the wait."""
+    enter = "uaddr: 0x55daf0cfb100, op: 0x00000080, val: 0x00000002, utime: 0x00000000"
+    wake_op = "uaddr: 0x55daf0cfb100, op: 0x00000081, val: 0x00000001, utime: 0x00000000"
+    records, _ = parse(
+        sample("locker", 100, 0, "1.000000", "syscalls:sys_enter_futex", enter, ())
+        + switch("locker", 100, 0, "1.000010", "S", "swapper/0", 0)
+        + sample("holder", 200, 1, "1.002000", "syscalls:sys_enter_futex", wake_op, ())
+        + wake("sched_waking", "holder", 200, 1, "1.002010", "locker", 100)
+        + switch("swapper/0", 0, 0, "1.002050", "R", "locker", 100)
+        + switch("locker", 100, 0, "1.003000", "S", "swapper/0", 0)  # a later sleep: no futex named
+        + switch("swapper/0", 0, 0, "1.004000", "R", "locker", 100)
+    )
+    first, second = intervals(records, EventKind.OFF_CPU, 100)
+    assert first.attrs["futex_uaddr"] == "0x55daf0cfb100"
+    assert "futex_uaddr" not in second.attrs
+    assert [r.event for r in records if isinstance(r, Sample)] == ["syscalls:sys_enter_futex"] * 2
+
+
+def test_a_futex_call_that_did_not_block_names_no_wait() -> None:
+    enter = "uaddr: 0x1000, op: 0x00000080, val: 0x00000002, utime: 0x00000000"
+    records, _ = parse(
+        sample("locker", 100, 0, "1.000000", "syscalls:sys_enter_futex", enter, ())
+        + sample("locker", 100, 0, "1.000005", "syscalls:sys_exit_futex", "0xfffffffffffffff5", ())
+        + switch("locker", 100, 0, "1.000010", "S", "swapper/0", 0)
+        + switch("swapper/0", 0, 0, "1.002050", "R", "locker", 100)
+    )
+    (off,) = intervals(records, EventKind.OFF_CPU, 100)
+    assert "futex_uaddr" not in off.attrs
 
 
 def test_exiting_thread_opens_no_interval() -> None:
@@ -207,9 +257,12 @@ def test_switch_without_arguments_gives_what_it_can() -> None:
     records, report = parse(text)
     first, second = intervals(records, EventKind.OFF_CPU)
     assert (first.state, first.duration_ns, first.waker_tid, first.pid) == (None, None, None, 100)
-    assert first.attrs == {"seen_running_ns": 2_000_000_000}
+    assert first.attrs == {"seen_running_ns": 2_000_000_000, "inferred_duration_ns": 1_000_000_000}
     assert (second.start_ns, second.duration_ns) == (2_000_000_000, None)
-    assert intervals(records, EventKind.ON_CPU) == []
+    # main was seen (it woke someone) and never switched out: no on-CPU interval ends
+    assert [(on.tid, on.duration_ns, on.attrs) for on in intervals(records, EventKind.ON_CPU)] == [
+        (200, None, {})
+    ]
     assert "no tracepoint arguments" in report.warnings[0].message
 
 
@@ -271,4 +324,22 @@ def test_any_sample_of_the_thread_shows_it_running() -> None:
         + sample("worker", 100, 1, "1.700000", "cpu-clock", "", ("hash_lookup",))
     )
     (off,) = intervals(records, EventKind.OFF_CPU)
-    assert (off.duration_ns, off.attrs) == (None, {"seen_running_ns": 1_700_000_000})
+    assert (off.duration_ns, off.attrs) == (
+        None,
+        {"seen_running_ns": 1_700_000_000, "inferred_duration_ns": 700_000_000},
+    )
+
+
+def test_pids_from_any_header_that_prints_them() -> None:
+    """`perf script -F +pid,...` prints pid/tid; a thread first seen in a CPU sample keeps its pid."""
+    text = (
+        "db 70/71 [000] 0.500000: cpu-clock:\n\tffffffff81000001 hash_lookup+0x1 ([kernel.kallsyms])\n\n"
+        + switch("swapper/1", 0, 1, "0.900000", "R", "db", 71)
+        + switch("db", 71, 1, "1.000000", "D", "swapper/1", 0).replace("db 71 [001]", "db 70/71 [001]")
+        + switch("swapper/1", 0, 1, "1.500000", "R", "db", 71)
+    )
+    records, _ = parse(text)
+    assert {(r.kind, r.pid) for r in records if isinstance(r, TimedEvent)} == {
+        (EventKind.ON_CPU, 70),
+        (EventKind.OFF_CPU, 70),
+    }

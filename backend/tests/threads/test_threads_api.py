@@ -23,7 +23,8 @@ def waking(waker: str, waker_tid: int, cpu: int, time: str, comm: str, tid: int)
 
 # worker (tid 100): S 1.0-1.5, runnable 1.5-2.0 (woken by main), running 2.0-2.25, D 2.25-2.5,
 # runnable 2.5-3.0 (woken from an idle CPU), running 3.0-3.5, then off the CPU until the end.
-# main (tid 200): preempted (runnable) 2.0-2.25, running 2.25-3.0, then asleep until the end.
+# main (tid 200): seen running when it wakes worker at 1.5 (inferred running to its switch-out at
+# 2.0), preempted (runnable) 2.0-2.25, running 2.25-3.0, then asleep until the end.
 SCHED = "".join(
     [
         switch("worker", 100, 0, "1.000000", "S", "swapper/0", 0),
@@ -85,8 +86,12 @@ def test_states_add_up_to_each_threads_wall_time(api: TestClient, captures: dict
         "other": 0,
         "unknown": 0,
     }
-    assert main["wall_ns"] == 1000 * MS
-    assert (main["states"]["runnable"], main["states"]["running"]) == (250 * MS, 750 * MS)
+    assert main["wall_ns"] == 1500 * MS
+    assert (main["states"]["runnable"], main["states"]["running"]) == (250 * MS, 1250 * MS)
+    assert (main["inferred"]["running"], main["inferred_intervals"]) == (500 * MS, 1)
+    assert sum(worker["inferred"].values()) == 0
+    assert worker["pid"] is None
+    assert any(note.startswith("Process ids are unknown") for note in result["notes"])  # tid-only headers
     for thread in result["threads"]:
         assert sum(thread["states"].values()) == thread["wall_ns"]
 
@@ -101,8 +106,15 @@ def test_latency_wakers_and_blocking_stacks(api: TestClient, captures: dict[str,
         "max_ns": 500 * MS,
     }
     assert {(w["tid"], w["comm"]) for w in worker["wakers"]} == {(200, "main"), (0, "swapper/0")}
-    assert worker["top_stacks"]["sleeping"]["frames"] == list(reversed(SCHEDULE))
-    assert worker["top_stacks"]["uninterruptible"]["ns"] == 250 * MS
+    (sleeping,) = worker["top_stacks"]["sleeping"]
+    assert sleeping["frames"] == list(reversed(SCHEDULE))
+    (blocked,) = worker["top_stacks"]["uninterruptible"]
+    assert (blocked["ns"], blocked["count"], blocked["longest_ns"], blocked["share"]) == (
+        250 * MS,
+        1,
+        250 * MS,
+        1.0,
+    )
     main = by_tid(threads(api, captures["sched"]))[200]
     assert main["latency"]["count"] == 1
     assert main["latency"]["max_ns"] == 250 * MS
@@ -172,6 +184,13 @@ def test_a_thread_strip_follows_its_states(api: TestClient, captures: dict[str, 
         "runnable",
         "running",
     ]
+    assert not any(s["inferred"] for s in strip["segments"])
+    main = api.get("/api/threads/strip", params={"captures": str(captures["sched"]), "tid": 200}).json()
+    assert [(s["state"], s["inferred"]) for s in main["segments"]] == [
+        ("running", True),
+        ("runnable", False),
+        ("running", False),
+    ]
     assert strip["segments"][0]["start"].startswith("1970-01-01T00:00:01")
     sampled = api.get("/api/threads/strip", params={"captures": str(captures["sampler"]), "tid": 8}).json()
     assert [s["state"] for s in sampled["segments"]] == ["running", "sleeping", "uninterruptible", "running"]
@@ -186,4 +205,5 @@ def test_captures_without_thread_data_say_what_to_upload(api: TestClient) -> Non
     result = threads(api, int(cpu["id"]))
     assert result["source"] == "none"
     assert result["threads"] == []
+    assert result["locks"] == []
     assert "scheduler" in result["notes"][0]

@@ -4,13 +4,15 @@ Built on the `perf_script` parser: it reads the text, names the frames and keeps
 tracepoint arguments; this module only reads those arguments and follows each thread through its
 switches (see `intervals`). Samples of other events in the same file (`cpu-clock` beside the
 `sched:` tracepoints) pass through unchanged, and tell that their thread was running; the `sched:`
-samples themselves are consumed.
+samples themselves are consumed. `syscalls:sys_enter_futex` samples (record them beside the `sched:`
+events) also pass through, and name the lock of the futex wait that follows.
 
 Without tracepoint arguments (`perf script -F comm,pid,tid,cpu,time,event,...` with no `trace`
 field) a switch only says which thread went off its CPU, when, and with which stack. The thread
 switched in, the state it left in (S, D, R...) and the woken thread of a wakeup are not printed, so
-those intervals have no state, no end (`duration_ns=None`, bounded by `attrs.seen_running_ns` where
-the thread shows up again), no waker, and there are no on-CPU intervals. A warning says so.
+those intervals have no state, no end (`duration_ns=None`, bounded by `attrs.inferred_duration_ns`
+where the thread shows up again), no waker, and on-CPU intervals only from a sighting of the thread
+to its next switch-out (inferred). A warning says so.
 """
 
 from __future__ import annotations
@@ -20,10 +22,19 @@ from typing import BinaryIO
 
 from stallscope.ingest.model import ParseReport, Record, Sample, Stack
 from stallscope.ingest.perf_script import parse_perf_script
-from stallscope.ingest.sched.args import Switch, in_interrupt_context, read_stat, read_switch, read_wakeup
+from stallscope.ingest.sched.args import (
+    Switch,
+    in_interrupt_context,
+    read_futex,
+    read_stat,
+    read_switch,
+    read_wakeup,
+)
 from stallscope.ingest.sched.intervals import Tracker, warn_counts
 
 SWITCH = "sched:sched_switch"
+FUTEX_ENTER = "syscalls:sys_enter_futex"
+FUTEX_EXIT = "syscalls:sys_exit_futex"
 WAKEUPS = frozenset({"sched:sched_waking", "sched:sched_wakeup"})
 STATS = {
     "sched:sched_stat_sleep": "sleep_ns",
@@ -37,7 +48,8 @@ MAX_REMEMBERED_STACKS = 250_000
 NO_ARGS_WARNING = (
     "sched_switch samples carry no tracepoint arguments (perf script -F without `trace`): the thread "
     "switched in, the state left in and the woken thread are unknown, so off-CPU intervals have no "
-    "state, no duration and no waker, and no on-CPU intervals are built; run `perf script` with "
+    "state, no duration and no waker, and on-CPU intervals only from a sighting to a switch-out; "
+    "run `perf script` with "
     "its default fields (or add `-F +trace`) for full intervals"
 )
 
@@ -62,8 +74,15 @@ class _Reader:
         for sample in parse_perf_script(stream, self.report):
             time_ns = sample.time_ns
             if not sample.event.startswith("sched:"):
-                if time_ns is not None:
-                    tracker.running(sample.tid, time_ns)  # sampled in its context: on a CPU
+                tracker.note_pid(sample.tid, sample.pid)
+                if time_ns is not None:  # sampled in its context: on a CPU
+                    tracker.seen(sample.line, time_ns, sample.cpu, sample.tid, sample.comm)
+                if sample.event == FUTEX_ENTER and sample.trace_args:
+                    call = read_futex(sample.trace_args)
+                    if call is not None and call.waits:
+                        tracker.futex_wait(sample.tid, call.uaddr)
+                elif sample.event == FUTEX_EXIT:
+                    tracker.futex_done(sample.tid)
                 yield from out
                 out.clear()
                 yield sample
@@ -75,7 +94,7 @@ class _Reader:
             if sample.event == SWITCH:
                 self._switch(sample, time_ns)
             else:
-                tracker.running(sample.tid, time_ns)
+                tracker.seen(sample.line, time_ns, sample.cpu, sample.tid, sample.comm)
                 if sample.trace_args:
                     self._other(sample, sample.trace_args, time_ns)
             if out:

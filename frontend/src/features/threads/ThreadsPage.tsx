@@ -12,6 +12,7 @@ import { afterNextPaint, measure } from '../../shared/timing';
 import { formatCount, formatDurationNs, formatPercent } from '../../shared/units';
 import { useSelectionCaptures } from '../captures/selectionCaptures';
 import { getThreads, STATES, type ThreadRow, type ThreadState } from './api';
+import { LocksPanel } from './LocksPanel';
 import { StateBar, StateLegend } from './StateBar';
 import { ThreadDetail } from './ThreadDetail';
 import { GROUPS, groupThreads, readThreadsView, STATE_LABELS, threadKey, writeThreadsView, type SortKey, type ThreadsViewState } from './threadsView';
@@ -24,7 +25,8 @@ export function ThreadsPage() {
   const { selection, warnings } = useMemo(() => readSelection(params), [params]);
   const view = useMemo(() => readThreadsView(params), [params]);
   useDocumentTitle(selection.incident !== null ? `Threads · incident #${selection.incident}` : 'Threads');
-  const captures = useSelectionCaptures(selection, 'sched');
+  // Every parsed capture: the server picks the scheduler ones, and `perf trace` captures add their futex calls.
+  const captures = useSelectionCaptures(selection, 'any');
 
   const setView = (patch: Partial<ThreadsViewState>, push = false) =>
     setParams(writeThreadsView(new URLSearchParams(window.location.search), { ...readThreadsView(new URLSearchParams(window.location.search)), ...patch }), {
@@ -166,6 +168,7 @@ function ThreadsTable({ selection, captureIds, view, setView, setSelection }: Ta
           selection={selection}
           source={data?.source ?? 'none'}
           search={search}
+          locks={data?.locks ?? []}
           onPick={(s) => setView({ state: s })}
           onClose={() => setView({ thread: null, state: null })}
         />
@@ -195,6 +198,7 @@ function ThreadsTable({ selection, captureIds, view, setView, setSelection }: Ta
           </tbody>
         </table>
       ) : null}
+      {data ? <LocksPanel locks={data.locks} onOpen={(captureId, tid) => setView({ thread: `${captureId}:${tid}`, state: null }, true)} /> : null}
     </>
   );
 }
@@ -249,7 +253,7 @@ function ThreadLine({ thread, view, setView }: LineProps) {
         <button type="button" className="linklike" onClick={() => open(null)}>
           {thread.comm}
         </button>{' '}
-        <span className="muted small">
+        <span className="muted small" title={thread.pid === null ? 'pid unknown: the capture prints thread ids only' : undefined}>
           {thread.pid ?? '?'}/{thread.tid}
           {thread.host ? ` · ${thread.host}` : ''}
         </span>

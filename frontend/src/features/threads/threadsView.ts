@@ -3,7 +3,7 @@
  * sorting, grouping by process or by thread name, and where a click on a state leads.
  */
 import { viewHref } from '../../shared/selection';
-import { STATES, type StateSource, type ThreadRow, type ThreadState } from './api';
+import { STATES, type Lock, type LockWaiter, type StateSource, type ThreadRow, type ThreadState } from './api';
 
 export const SORT_KEYS = ['busy', 'wall', 'name', ...STATES, 'latency'] as const;
 export type SortKey = (typeof SORT_KEYS)[number];
@@ -105,13 +105,21 @@ export function groupThreads(rows: ThreadRow[], grouping: Grouping, sort: SortKe
     const first = members[0];
     if (!first) continue;
     const states = emptyStates();
-    for (const t of members) for (const s of STATES) states[s] += t.states[s];
+    const inferred = emptyStates();
+    for (const t of members) {
+      for (const s of STATES) {
+        states[s] += t.states[s];
+        inferred[s] += t.inferred[s];
+      }
+    }
     const total: ThreadRow = {
       ...first,
       tid: -1,
       wall_ns: members.reduce((sum, t) => sum + t.wall_ns, 0),
       states,
+      inferred,
       intervals: members.reduce((sum, t) => sum + t.intervals, 0),
+      inferred_intervals: members.reduce((sum, t) => sum + t.inferred_intervals, 0),
       latency: { count: 0, p50_ns: null, p90_ns: null, p99_ns: null, max_ns: null },
       wakers: [],
       top_stacks: {},
@@ -128,6 +136,33 @@ export function groupThreads(rows: ThreadRow[], grouping: Grouping, sort: SortKe
     sort,
   );
   return order.map((total) => out.find((g) => g.total === total)).filter((g): g is ThreadGroup => g !== undefined);
+}
+
+/** Of a thread's wall time, the share whose end no event recorded (closed where it was next seen running). */
+export const inferredShare = (t: ThreadRow): number =>
+  t.wall_ns > 0 ? STATES.reduce((sum, s) => sum + t.inferred[s], 0) / t.wall_ns : 0;
+
+/** How a lock reads in a list: its address (and process), or the code that waited on it. */
+export function lockLabel(lock: Lock, frames = 3): string {
+  if (lock.kind === 'address') return `futex ${lock.address ?? '?'}${lock.pid !== null ? ` in pid ${lock.pid}` : ''}`;
+  const caller = lock.caller.length > 0 ? lock.caller : lock.frames;
+  return `call site ${[...caller].reverse().slice(0, frames).join(' ← ') || '(no frames)'}`;
+}
+
+export interface ThreadLockWait {
+  lock: Lock;
+  wait: LockWaiter;
+}
+
+/** The locks one thread waited on, with its own part of each, longest total first. */
+export function locksOf(locks: Lock[], t: Pick<ThreadRow, 'capture_id' | 'tid' | 'comm'>): ThreadLockWait[] {
+  const out: ThreadLockWait[] = [];
+  for (const lock of locks) {
+    if (lock.capture_id !== t.capture_id) continue;
+    const wait = lock.waiters.find((w) => w.tid === t.tid && w.comm === t.comm);
+    if (wait) out.push({ lock, wait });
+  }
+  return out.sort((a, b) => b.wait.total_ns - a.wait.total_ns);
 }
 
 /** The kernel letter the off-CPU flame graph filters on for a breakdown state, if it has one. */
@@ -156,7 +191,7 @@ export const STATE_LABELS: Record<ThreadState, string> = {
   sleeping: 'Sleeping (S)',
   uninterruptible: 'Uninterruptible (D)',
   other: 'Other states',
-  unknown: 'Unknown (not traced)',
+  unknown: 'Unknown (nothing bounds it)',
 };
 
 /** One colour per state everywhere (bars, strips, legend): warm for trouble, cool for rest. */
