@@ -2,44 +2,43 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Annotated
 
 from fastapi import APIRouter, Query
 
 from stallscope.deps import SessionDep
 from stallscope.flame.router import parse_capture_ids
-from stallscope.metrics import repository
+from stallscope.metrics import service
 from stallscope.metrics.schemas import SeriesOut, SeriesPoints
 
 router = APIRouter(prefix="/api/metrics", tags=["metrics"])
 
-MIN_BUCKET = timedelta(microseconds=1)
-
 
 @router.get("/series")
 def list_series(
-    session: SessionDep, captures: Annotated[str, Query(description="Comma-separated capture ids")]
+    session: SessionDep,
+    captures: Annotated[str | None, Query(description="Comma-separated capture ids")] = None,
+    incident: Annotated[
+        int | None, Query(description="Without captures: every capture of this incident")
+    ] = None,
 ) -> list[SeriesOut]:
-    return repository.list_series(session, parse_capture_ids(captures))
+    """Each series with its host, capture and span; the captures named, else the incident's."""
+    return service.list_series(session, parse_capture_ids(captures or ""), incident)
 
 
 @router.get("/series/{series_id}/points")
 def series_points(
     series_id: int,
     session: SessionDep,
-    start: datetime | None = None,
-    end: datetime | None = None,
+    start: Annotated[datetime | None, Query(description="Inclusive, ISO 8601; the grid starts here")] = None,
+    end: Annotated[datetime | None, Query(description="Inclusive, ISO 8601")] = None,
     buckets: Annotated[int, Query(ge=1, le=10_000, description="About one per pixel")] = 600,
+    rate: Annotated[
+        bool | None,
+        Query(description="Draw the increase per second (default: for counters only)"),
+    ] = None,
 ) -> SeriesPoints:
-    """Points averaged into about `buckets` buckets (with min and max, so spikes survive)."""
-    first, last = repository.series_span(session, series_id)
-    start = start or first
-    end = end or last
-    if start is None or end is None:
-        return SeriesPoints(series_id=series_id, bucket_ns=0, points=[])
-    bucket = max((end - start) / buckets, MIN_BUCKET)
-    points = repository.bucketed_points(session, series_id, start, end, bucket)
-    return SeriesPoints(
-        series_id=series_id, bucket_ns=bucket // timedelta(microseconds=1) * 1000, points=points
-    )
+    """Points in about `buckets` buckets: average, min and max (so spikes survive), p50/p90/p99 for
+    latencies, and a counter's rate per second (resets read as restarts from zero) by default."""
+    return service.series_points(session, series_id, start, end, buckets, rate)

@@ -1,24 +1,22 @@
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { getSeriesPoints, listSeries } from '../../api/endpoints';
-import type { MetricPoints } from '../../api/types';
+import { listIncidentSeries, listSeries, querySeriesPoints } from '../../api/endpoints';
+import type { MetricPoints, MetricSeries } from '../../api/types';
 import { EmptyState } from '../../shared/components/EmptyState';
 import { ErrorBanner } from '../../shared/components/ErrorBanner';
+import { ViewTabs } from '../../shared/components/ViewTabs';
 import { useDocumentTitle } from '../../shared/hooks/useDocumentTitle';
 import { useUrlText } from '../../shared/hooks/useUrlText';
-import { formatCount } from '../../shared/units';
-import { eventTimeUtc } from '../events/eventFormat';
-import { MetricChart, type ChartSeries, type Readout } from './MetricChart';
-import { decodeMetricsView, encodeMetricsView, type MetricsViewState } from './metricsView';
-import { bucketsForWidth, groupSeries, labelText, seriesTitle, toChartPoints } from './seriesList';
-
-const COLORS = d3Palette();
+import { bucketsFor, bucketsForWidth, capturesApart, chartsByUnit, seriesWindows, toChartPoints, type ChartSeries, type XMode } from './chartData';
+import { decodeMetricsView, encodeMetricsView, type CounterMode, type MetricsViewState } from './metricsView';
+import { SeriesPicker } from './SeriesPicker';
+import { seriesTitle } from './seriesList';
+import { UnitChartBlock } from './UnitChartBlock';
+import './metrics.css';
 
 /** Colours that read on dark and light backgrounds. */
-function d3Palette(): string[] {
-  return ['#5aa9ff', '#e8a23c', '#58b368', '#e0715a', '#b58cf0', '#3cc4c4', '#d36ba6', '#a3a84a'];
-}
+const COLORS = ['#5aa9ff', '#e8a23c', '#58b368', '#e0715a', '#b58cf0', '#3cc4c4', '#d36ba6', '#a3a84a'];
 
 /** Module-level so useQueries keeps the combined array stable while no query result changes. */
 const combinePoints = (results: { data: MetricPoints | undefined; error: Error | null }[]) => ({
@@ -26,24 +24,28 @@ const combinePoints = (results: { data: MetricPoints | undefined; error: Error |
   error: results.find((r) => r.error)?.error ?? null,
 });
 
-const fmt = (v: number): string => (Math.abs(v) >= 1000 ? formatCount(Math.round(v)) : String(Number(v.toPrecision(6))));
-
 export function MetricsPage() {
   const [params, setParams] = useSearchParams();
   const view = useMemo(() => decodeMetricsView(params), [params]);
   useDocumentTitle('Metrics');
   const setView = (patch: Partial<MetricsViewState>) =>
     setParams(encodeMetricsView({ ...decodeMetricsView(window.location.search), ...patch }), { replace: true });
-  if (view.captures.length === 0) {
+  if (view.captures.length === 0 && view.incident === null) {
     return (
-      <EmptyState title="No captures selected">
+      <EmptyState title="Choose an incident">
         <p>
-          Open metrics from a metrics capture (sysstat, Prometheus, CSV/JSONL) on an incident page. <Link to="/">Incidents</Link>
+          The metrics view shows the metric captures of an incident (sysstat, Prometheus range queries, CSV, JSON lines, the collector’s /proc
+          sampler). Open it from an incident’s page, or pick an incident: <Link to="/">Incidents</Link>
         </p>
       </EmptyState>
     );
   }
-  return <MetricsView view={view} setView={setView} />;
+  return (
+    <>
+      <ViewTabs />
+      <MetricsView view={view} setView={setView} />
+    </>
+  );
 }
 
 function useWidth<T extends HTMLElement>(): [React.RefObject<T | null>, number] {
@@ -61,127 +63,190 @@ function useWidth<T extends HTMLElement>(): [React.RefObject<T | null>, number] 
 }
 
 function MetricsView({ view, setView }: { view: MetricsViewState; setView: (p: Partial<MetricsViewState>) => void }) {
-  const list = useQuery({ queryKey: ['metric-series', view.captures], queryFn: ({ signal }) => listSeries(view.captures, signal) });
+  const byIncident = view.captures.length === 0;
+  const list = useQuery({
+    queryKey: ['metric-series', view.captures, byIncident ? view.incident : null],
+    queryFn: ({ signal }) => (byIncident && view.incident !== null ? listIncidentSeries(view.incident, signal) : listSeries(view.captures, signal)),
+  });
   const search = useUrlText(view.search, (text) => setView({ search: text }));
-  const groups = useMemo(() => groupSeries(list.data ?? [], search.draft), [list.data, search.draft]);
+
+  const crumbs = (
+    <nav className="crumbs">
+      <Link to="/">Incidents</Link> <span aria-hidden="true">›</span>{' '}
+      {view.incident !== null ? (
+        <>
+          <Link to={`/incidents/${view.incident}`}>#{view.incident}</Link> <span aria-hidden="true">›</span>{' '}
+        </>
+      ) : null}
+      <span>{byIncident ? 'metrics of every capture' : `metrics of ${view.captures.map((c) => `#${c}`).join(', ')}`}</span>
+    </nav>
+  );
+
+  if (list.data && list.data.length === 0) {
+    return (
+      <div className="stack metrics-page">
+        {crumbs}
+        <EmptyState title={byIncident ? `Incident #${String(view.incident)} has no metric series yet` : 'These captures hold no metric series'}>
+          <p className="muted">
+            Metrics come from sysstat (sar, mpstat, iostat, vmstat), Prometheus range queries, CSV or JSON-lines files and the collector’s /proc
+            sampler: upload them on the incident page and they appear here.
+          </p>
+          {view.incident !== null ? (
+            <p>
+              <Link to={`/incidents/${view.incident}`}>Open incident #{view.incident}</Link>
+            </p>
+          ) : null}
+        </EmptyState>
+      </div>
+    );
+  }
+
+  return (
+    <div className="stack metrics-page">
+      {crumbs}
+      {list.isError ? <ErrorBanner title="Could not load the series." error={list.error} onRetry={() => void list.refetch()} /> : null}
+      <div className="metrics-layout">
+        {list.data ? (
+          <SeriesPicker
+            all={list.data}
+            search={search.draft}
+            onSearch={search.setDraft}
+            onSearchNow={search.setNow}
+            chosen={view.series}
+            onToggle={(id) => setView({ series: view.series.includes(id) ? view.series.filter((x) => x !== id) : [...view.series, id] })}
+            onAdd={(ids) => setView({ series: [...view.series, ...ids.filter((id) => !view.series.includes(id))] })}
+          />
+        ) : (
+          <aside className="series-list" aria-label="Series">
+            <p className="muted small">{list.isPending ? 'Loading series…' : 'No series.'}</p>
+          </aside>
+        )}
+        <Charts all={list.data} view={view} setView={setView} />
+      </div>
+    </div>
+  );
+}
+
+function Charts({ all, view, setView }: { all: MetricSeries[] | undefined; view: MetricsViewState; setView: (p: Partial<MetricsViewState>) => void }) {
   const [boxRef, width] = useWidth<HTMLDivElement>();
   const buckets = bucketsForWidth(width || 800);
-  const [readout, setReadout] = useState<Readout | null>(null);
-
-  const byId = useMemo(() => new Map((list.data ?? []).map((s) => [s.id, s])), [list.data]);
-  const chosen = useMemo(() => view.series.filter((id) => byId.has(id) || list.data === undefined), [view.series, byId, list.data]);
+  const byId = useMemo(() => new Map((all ?? []).map((s) => [s.id, s])), [all]);
+  const chosen = useMemo(() => view.series.flatMap((id) => byId.get(id) ?? []), [view.series, byId]);
+  const windows = useMemo(() => seriesWindows(chosen, view.x), [chosen, view.x]);
+  const drawable = chosen.filter((s) => windows.has(s.id));
+  const rate = view.counters === 'raw' ? false : undefined;
   const points = useQueries({
-    queries: chosen.map((id) => ({
-      queryKey: ['metric-points', id, buckets],
-      queryFn: ({ signal }: { signal: AbortSignal }) => getSeriesPoints(id, buckets, signal),
-      staleTime: 60_000,
-    })),
+    queries: drawable.map((s) => {
+      const w = windows.get(s.id);
+      const n = bucketsFor(s, w, buckets);
+      return {
+        queryKey: ['metric-points', s.id, n, w?.start, w?.end, rate],
+        queryFn: ({ signal }: { signal: AbortSignal }) => querySeriesPoints(s.id, { buckets: n, start: w?.start, end: w?.end, rate }, signal),
+        staleTime: 60_000,
+      };
+    }),
     combine: combinePoints,
   });
   const chartSeries: ChartSeries[] = useMemo(
     () =>
-      chosen.flatMap((id, i) => {
+      drawable.flatMap((s, i) => {
         const data = points.data[i];
-        const s = byId.get(id);
-        if (!data || !s) return [];
-        return [{ id, title: seriesTitle(s), color: COLORS[i % COLORS.length] ?? '#888', points: toChartPoints(data.points) }];
+        const w = windows.get(s.id);
+        if (!data || !w) return [];
+        return [
+          {
+            id: s.id,
+            title: seriesTitle(s),
+            color: COLORS[view.series.indexOf(s.id) % COLORS.length] ?? '#888',
+            kind: data.kind,
+            drawn: data.drawn,
+            unit: data.unit,
+            reason: data.kind_reason,
+            resets: data.resets,
+            points: toChartPoints(data.points, w.originMs),
+          },
+        ];
       }),
-    [chosen, byId, points.data],
+    [drawable, points.data, windows, view.series],
   );
-  const units = [...new Set(chosen.map((id) => byId.get(id)?.unit ?? '').filter(Boolean))];
-  const toggle = (id: number) => setView({ series: view.series.includes(id) ? view.series.filter((x) => x !== id) : [...view.series, id] });
-  const pointsError = points.error;
+  const charts = chartsByUnit(chartSeries);
+  const apart = view.x === 'time' && capturesApart(chosen);
 
   return (
-    <div className="stack metrics-page">
-      <nav className="crumbs">
-        <Link to="/">Incidents</Link> <span aria-hidden="true">›</span>{' '}
-        {view.incident !== null ? (
-          <>
-            <Link to={`/incidents/${view.incident}`}>#{view.incident}</Link> <span aria-hidden="true">›</span>{' '}
-          </>
-        ) : null}
-        <span>metrics of {view.captures.map((c) => `#${c}`).join(', ')}</span>
-      </nav>
-      {list.isError ? <ErrorBanner title="Could not load the series." error={list.error} onRetry={() => void list.refetch()} /> : null}
-      <div className="metrics-layout">
-        <aside className="series-list" aria-label="Series">
-          <input
-            type="search"
-            className="series-search"
-            placeholder="Filter series (name or label)"
-            aria-label="Filter series"
-            value={search.draft}
-            onChange={(e) => search.setDraft(e.target.value)}
-            onKeyDown={(e) => {
-              if (e.key === 'Escape') search.setNow('');
-            }}
-          />
-          {list.isPending ? <p className="muted small">Loading series…</p> : null}
-          {list.data && list.data.length === 0 ? (
-            <p className="muted small">These captures hold no metric series. Metrics come from sysstat, Prometheus range queries, CSV or JSONL uploads.</p>
-          ) : null}
-          {list.data && list.data.length > 0 && groups.length === 0 ? <p className="muted small">No series match.</p> : null}
-          {groups.map((g) => (
-            <details key={g.name} open={groups.length <= 8 || g.series.some((s) => view.series.includes(s.id))}>
-              <summary>
-                <span className="mono">{g.name}</span> <span className="muted small">{g.unit ? `(${g.unit}) ` : ''}{g.series.length}</span>
-              </summary>
-              <ul>
-                {g.series.map((s) => (
-                  <li key={s.id}>
-                    <label className="series-item">
-                      <input type="checkbox" checked={view.series.includes(s.id)} onChange={() => toggle(s.id)} />
-                      <span className="mono small">{labelText(s.labels) || '(no labels)'}</span>
-                      <span className="muted small">{formatCount(s.points)} pts</span>
-                    </label>
-                  </li>
-                ))}
-              </ul>
-            </details>
-          ))}
-        </aside>
-        <section className="chart-box" ref={boxRef}>
-          {pointsError ? <ErrorBanner title="Could not load points." error={pointsError} /> : null}
-          {chosen.length === 0 ? (
-            <EmptyState title="Pick one or more series">
-              <p className="muted small">Each series is drawn as its average, with the min–max range of each bucket as a band.</p>
-            </EmptyState>
-          ) : (
-            <>
-              <MetricChart series={chartSeries} unit={units.join(' / ')} width={width} onHover={setReadout} />
-              <div className="readout small" aria-live="polite" data-testid="metric-readout">
-                {readout ? (
-                  <>
-                    <div className="mono">{eventTimeUtc(new Date(readout.t).toISOString())} UTC</div>
-                    {readout.values.map((v) => (
-                      <div key={v.id} className="readout__row">
-                        <span className="swatch" style={{ background: v.color }} aria-hidden="true" />
-                        <span className="mono">{v.title}</span>{' '}
-                        <strong>{fmt(v.point.avg)}</strong>
-                        {v.point.count > 1 ? (
-                          <span className="muted">
-                            {' '}
-                            (min {fmt(v.point.min)}, max {fmt(v.point.max)}, {formatCount(v.point.count)} points)
-                          </span>
-                        ) : null}
-                      </div>
-                    ))}
-                  </>
-                ) : (
-                  <span className="muted">Hover the chart for exact values.</span>
-                )}
-              </div>
-              <ul className="legend small">
-                {chartSeries.map((s) => (
-                  <li key={s.id}>
-                    <span className="swatch" style={{ background: s.color }} aria-hidden="true" /> <span className="mono">{s.title}</span>
-                  </li>
-                ))}
-              </ul>
-            </>
-          )}
-        </section>
+    <section className="chart-box" ref={boxRef}>
+      <ChartControls x={view.x} counters={view.counters} onX={(x) => setView({ x })} onCounters={(counters) => setView({ counters })} />
+      {apart ? (
+        <p className="metrics-hint small" role="note">
+          These captures were recorded at different times.{' '}
+          <button type="button" className="btn btn--small" onClick={() => setView({ x: 'start' })}>
+            Align by capture start
+          </button>{' '}
+          to compare them on one axis.
+        </p>
+      ) : null}
+      {points.error ? <ErrorBanner title="Could not load points." error={points.error} /> : null}
+      {chosen.length === 0 ? (
+        <EmptyState title="Pick one or more series">
+          <p className="muted small">
+            Counters are drawn as their rate per second, latencies as p50/p90/p99/max per bucket, other series as their average with the min–max
+            band. “all N” beside a series adds the same metric from every host and capture.
+          </p>
+        </EmptyState>
+      ) : null}
+      {chosen.length > 0 && drawable.length === 0 ? <p className="muted">The chosen series have no points.</p> : null}
+      {charts.map((chart) => (
+        <UnitChartBlock key={chart.unit} chart={chart} xMode={view.x} width={width} />
+      ))}
+    </section>
+  );
+}
+
+function ChartControls({ x, counters, onX, onCounters }: { x: XMode; counters: CounterMode; onX: (x: XMode) => void; onCounters: (c: CounterMode) => void }) {
+  return (
+    <div className="metrics-controls">
+      <Segmented
+        label="X axis"
+        value={x}
+        options={[
+          ['time', 'Wall clock (UTC)', 'All series on one UTC time axis'],
+          ['start', 'Since capture start', 'Each series at its offset from its capture’s first point: compare runs recorded at different times'],
+        ]}
+        onChange={onX}
+      />
+      <Segmented
+        label="Counters"
+        value={counters}
+        options={[
+          ['rate', 'Rate per second', 'Cumulative counters as their increase per second, resets read as restarts from zero'],
+          ['raw', 'Raw values', 'Cumulative counters as the values recorded'],
+        ]}
+        onChange={onCounters}
+      />
+    </div>
+  );
+}
+
+function Segmented<T extends string>({ label, value, options, onChange }: { label: string; value: T; options: [T, string, string][]; onChange: (v: T) => void }) {
+  const id = `metrics-${label.toLowerCase().replace(/\W+/g, '-')}`;
+  return (
+    <div className="metrics-controls__field">
+      <span id={id} className="muted small">
+        {label}
+      </span>
+      <div className="metrics-segmented" role="radiogroup" aria-labelledby={id}>
+        {options.map(([v, text, title]) => (
+          <button
+            key={v}
+            type="button"
+            role="radio"
+            aria-checked={value === v}
+            className={`metrics-segmented__item${value === v ? ' metrics-segmented__item--on' : ''}`}
+            title={title}
+            onClick={() => onChange(v)}
+          >
+            {text}
+          </button>
+        ))}
       </div>
     </div>
   );

@@ -1,5 +1,5 @@
-/** Grouping and search of metric series, and chart data shaping. Pure. */
-import type { MetricPoint, MetricSeries } from '../../api/types';
+/** Naming, grouping and search of metric series. Pure. */
+import type { MetricSeries } from '../../api/types';
 
 /** "cpu=0, mode=user"; "" without labels. */
 export const labelText = (labels: Record<string, string>): string =>
@@ -8,62 +8,58 @@ export const labelText = (labels: Record<string, string>): string =>
     .map(([k, v]) => `${k}=${v}`)
     .join(', ');
 
-export interface SeriesGroup {
-  name: string;
-  unit: string;
-  series: MetricSeries[];
-}
+/** "#12 healthy.json": the id tells apart two uploads of the same file name. */
+export const captureText = (s: MetricSeries): string => (s.capture_filename ? `#${s.capture_id} ${s.capture_filename}` : `#${s.capture_id}`);
 
-/** Series grouped by name (names sorted), filtered by a case-insensitive search over name and labels. */
-export function groupSeries(all: readonly MetricSeries[], search: string): SeriesGroup[] {
-  const needle = search.trim().toLowerCase();
-  const groups = new Map<string, SeriesGroup>();
-  for (const s of all) {
-    if (needle && !`${s.name} ${labelText(s.labels)}`.toLowerCase().includes(needle)) continue;
-    const g = groups.get(s.name);
-    if (g) g.series.push(s);
-    else groups.set(s.name, { name: s.name, unit: s.unit, series: [s] });
-  }
-  for (const g of groups.values()) g.series.sort((a, b) => labelText(a.labels).localeCompare(labelText(b.labels), undefined, { numeric: true }));
-  return [...groups.values()].sort((a, b) => a.name.localeCompare(b.name));
-}
+export const hostText = (s: MetricSeries): string => s.host ?? 'no host';
 
-/** "cpu.user{cpu=0}" */
-export const seriesTitle = (s: MetricSeries): string => {
+/** "requests_total{job=api}" */
+export const metricText = (s: MetricSeries): string => {
   const l = labelText(s.labels);
   return l ? `${s.name}{${l}}` : s.name;
 };
 
-/** Buckets to ask for: about one per pixel, in steps so a small resize does not refetch. */
-export const bucketsForWidth = (width: number): number => Math.max(50, Math.min(4000, Math.round(width / 50) * 50));
+/** "web-1 · #12 healthy.json · requests_total{job=api}": unique across hosts and captures. */
+export const seriesTitle = (s: MetricSeries): string => `${hostText(s)} · ${captureText(s)} · ${metricText(s)}`;
 
-export interface ChartPoint {
-  t: number;
-  avg: number;
-  min: number;
-  max: number;
-  count: number;
+/** A series inside its name's group: where it comes from, then its labels. */
+export const seriesItemText = (s: MetricSeries): string => {
+  const l = labelText(s.labels);
+  return l ? `${hostText(s)} · ${captureText(s)} · ${l}` : `${hostText(s)} · ${captureText(s)}`;
+};
+
+export interface SeriesGroup {
+  name: string;
+  unit: string;
+  series: MetricSeries[];
+  /** Distinct hosts in the group: more than one means it can be compared across hosts. */
+  hosts: number;
 }
 
-export const toChartPoints = (points: readonly MetricPoint[]): ChartPoint[] =>
-  points
-    .map((p) => ({ t: Date.parse(p.ts), avg: p.avg, min: p.min, max: p.max, count: p.count }))
-    .filter((p) => Number.isFinite(p.t))
-    .sort((a, b) => a.t - b.t);
+const natural = (a: string, b: string): number => a.localeCompare(b, undefined, { numeric: true });
 
-/** The point nearest to time `t` (points sorted by time), or null. */
-export function nearestPoint(points: readonly ChartPoint[], t: number): ChartPoint | null {
-  if (points.length === 0) return null;
-  let lo = 0;
-  let hi = points.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if ((points[mid]?.t ?? 0) < t) lo = mid + 1;
-    else hi = mid;
+/** Series grouped by name (names sorted), filtered by a case-insensitive search over name, labels,
+ * host and capture; in a group by labels, then host, then capture. */
+export function groupSeries(all: readonly MetricSeries[], search: string): SeriesGroup[] {
+  const needle = search.trim().toLowerCase();
+  const groups = new Map<string, SeriesGroup>();
+  for (const s of all) {
+    if (needle && !`${s.name} ${labelText(s.labels)} ${hostText(s)} ${captureText(s)}`.toLowerCase().includes(needle)) continue;
+    const g = groups.get(s.name);
+    if (g) g.series.push(s);
+    else groups.set(s.name, { name: s.name, unit: s.unit, series: [s], hosts: 0 });
   }
-  const after = points[lo];
-  const before = points[lo - 1];
-  if (!after) return null;
-  if (before && Math.abs(before.t - t) <= Math.abs(after.t - t)) return before;
-  return after;
+  for (const g of groups.values()) {
+    g.series.sort(
+      (a, b) => natural(labelText(a.labels), labelText(b.labels)) || natural(hostText(a), hostText(b)) || a.capture_id - b.capture_id,
+    );
+    g.hosts = new Set(g.series.map(hostText)).size;
+  }
+  return [...groups.values()].sort((a, b) => natural(a.name, b.name));
+}
+
+/** The same metric (name and labels) in every capture and on every host, `s` first: to overlay. */
+export function sameMetric(all: readonly MetricSeries[], s: MetricSeries): MetricSeries[] {
+  const key = metricText(s);
+  return [s, ...all.filter((o) => o.id !== s.id && metricText(o) === key)];
 }

@@ -9,6 +9,7 @@ const INVESTIGATION_VIEWS = [
   { path: '/diff', label: 'Diff' },
   { path: '/threads', label: 'Threads' },
   { path: '/heatmap', label: 'Heatmap' },
+  { path: '/metrics', label: 'Metrics' },
 ] as const;
 
 /**
