@@ -58,6 +58,8 @@ def test_record_help_lists_every_flag() -> None:
         "--no-perf",
         "--cpu-hz",
         "--sample-hz",
+        "--proc-stacks",
+        "--stacks-hz",
         "--metrics-cmd",
         "--metrics-interval",
         "--host",

@@ -92,8 +92,12 @@ def diff(
     a: SideA,
     b: SideB,
     focus: FocusDep,
-    source: Annotated[FlameSource, Query(description="samples or off-cpu (µs blocked)")] = "samples",
-    state: Annotated[str | None, Query(description="Off-CPU only: one scheduler state, e.g. D")] = None,
+    source: Annotated[
+        FlameSource, Query(description="samples, off-cpu (µs blocked) or proc-stack (/proc stack samples)")
+    ] = "samples",
+    state: Annotated[
+        str | None, Query(description="Off-CPU and proc-stack only: one scheduler state, e.g. D")
+    ] = None,
     event: Annotated[str | None, Query(description="CPU only: default the most sampled event")] = None,
     normalize: Annotated[
         Normalize, Query(description="total: scale A to B's total (compare shares); none: raw weights")
@@ -113,7 +117,7 @@ def diff(
     """
     shared = {
         "source": source,
-        "state": (state or None) if source == "off-cpu" else None,
+        "state": (state or None) if source in ("off-cpu", "proc-stack") else None,
         "event": event or None,
     }
     result = service.diff(

@@ -54,11 +54,14 @@ def _event_and_choices(
     """The event both sides are read for, and what could have been chosen.
 
     As in the flame graph, different events are never summed: without a choice, the event sampled
-    most over both sides. Off-CPU diffs have scheduler states instead, all summed unless one is set.
+    most over both sides. Off-CPU and /proc stack diffs have scheduler states instead, all summed
+    unless one is set.
     """
     ids = sorted(set(a.capture_ids) | set(b.capture_ids))
     if a.source == "off-cpu":
         return None, [state for state, _ in repository.off_cpu_states(session, ids)]
+    if a.source == "proc-stack":
+        return None, [state for state, _ in repository.proc_stack_states(session, ids)]
     events = [name for name, _ in repository.event_counts(session, ids)]
     if event is None and events:
         event = events[0]

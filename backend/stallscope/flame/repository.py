@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 
 from stallscope.analysis.flame import FrameInfo
 from stallscope.flame.schemas import ProcessFacet, SampleFilter, ThreadFacet
+from stallscope.ingest.proc_stacks import events as proc_stack_events
 from stallscope.kit.sql_time import offset_us_of
 from stallscope.timeseries import ROLLUP_BUCKET, ROLLUP_VIEW, has_timescaledb_session
 
@@ -27,7 +28,9 @@ ROLLUP_MIN_RANGE = timedelta(seconds=10)
 def _where(flt: SampleFilter, time_column: str) -> tuple[str, dict[str, Any]]:
     clauses = ["capture_id = ANY(:capture_ids)"]
     params: dict[str, Any] = {"capture_ids": flt.capture_ids}
-    if flt.event is not None:
+    if flt.source == "proc-stack":
+        clauses.append(_proc_stack_events(flt.state, params))
+    elif flt.event is not None:
         clauses.append("event = :event")
         params["event"] = flt.event
     for column in ("pid", "tid", "comm"):
@@ -48,6 +51,16 @@ def _where(flt: SampleFilter, time_column: str) -> tuple[str, dict[str, Any]]:
         params["within_start"] = flt.within.start_us
         params["within_end"] = flt.within.end_us
     return " AND ".join(clauses), params
+
+
+def _proc_stack_events(state: str | None, params: dict[str, Any]) -> str:
+    """/proc stack samples of one state (their event names it), or of every state and none."""
+    if state is not None:
+        params["event"] = proc_stack_events.event_name(state)
+        return "event = :event"
+    params["proc_stack_event"] = proc_stack_events.EVENT
+    params["proc_stack_stated"] = proc_stack_events.LIKE_STATED
+    return "(event = :proc_stack_event OR event LIKE :proc_stack_stated)"
 
 
 def _rollup_is_complete(session: Session, capture_ids: list[int]) -> bool:
@@ -125,6 +138,16 @@ def off_cpu_states(session: Session, capture_ids: list[int]) -> list[tuple[str, 
         {"ids": capture_ids},
     )
     return [(state, int(n)) for state, n in rows]
+
+
+def proc_stack_states(session: Session, capture_ids: list[int]) -> list[tuple[str, int]]:
+    """The states /proc stack samples were dumped in, with their samples, most sampled first."""
+    states = [
+        (state, count)
+        for name, count in event_counts(session, capture_ids)
+        if (state := proc_stack_events.state_of(name)) is not None
+    ]
+    return sorted(states, key=lambda sc: (-sc[1], sc[0]))
 
 
 def _from_samples(session: Session, flt: SampleFilter) -> list[tuple[str, int, int, int]]:

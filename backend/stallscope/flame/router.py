@@ -50,8 +50,12 @@ def sample_filter(
     pid: int | None = None,
     tid: int | None = None,
     comm: str | None = None,
-    source: Annotated[FlameSource, Query(description="samples or off-cpu (µs blocked)")] = "samples",
-    state: Annotated[str | None, Query(description="Off-CPU only: one scheduler state, e.g. D")] = None,
+    source: Annotated[
+        FlameSource, Query(description="samples, off-cpu (µs blocked) or proc-stack (/proc stack samples)")
+    ] = "samples",
+    state: Annotated[
+        str | None, Query(description="Off-CPU and proc-stack only: one scheduler state, e.g. D")
+    ] = None,
     start: Annotated[datetime | None, Query(description="Inclusive, ISO 8601")] = None,
     end: Annotated[datetime | None, Query(description="Exclusive, ISO 8601")] = None,
     within: Annotated[

@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
-FlameSource = Literal["samples", "off-cpu"]
+FlameSource = Literal["samples", "off-cpu", "proc-stack"]
 
 
 class WithinSecond(BaseModel):
@@ -45,7 +45,9 @@ class SampleFilter(BaseModel):
     """Which samples a view shows; the same filter drives the graph, the folded download and facets.
 
     `source="off-cpu"` reads off-CPU intervals instead of CPU samples, weighted by blocked time
-    (microseconds, like Brendan Gregg's off-CPU flame graphs); `state` keeps one scheduler state.
+    (microseconds, like Brendan Gregg's off-CPU flame graphs); `source="proc-stack"` reads the
+    kernel stacks sampled from /proc, counted in samples, every state summed. With either, `state`
+    keeps one scheduler state and `event` is not used.
     """
 
     capture_ids: list[int]

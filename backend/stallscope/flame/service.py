@@ -21,6 +21,7 @@ from stallscope.captures.service import require_captures, unit_of
 from stallscope.flame import repository
 from stallscope.flame.catalog import catalog
 from stallscope.flame.schemas import EventFacet, FacetsOut, FlameOut, SampleFilter
+from stallscope.ingest.proc_stacks import events as proc_stack_events
 from stallscope.kit.errors import NotFound
 from stallscope.models import Capture
 
@@ -32,16 +33,25 @@ _tree_cache_lock = threading.Lock()
 
 
 def _with_default_event(session: Session, flt: SampleFilter) -> tuple[SampleFilter, list[str]]:
-    """Different events are never summed: without a choice, the most sampled event is shown.
+    """Different events are never summed: without a choice, the most sampled CPU event is shown.
 
-    Off-CPU graphs have scheduler states where CPU graphs have events; all states are summed
-    unless one is chosen, because blocked time is blocked time whatever the reason.
+    Off-CPU and /proc stack graphs have scheduler states where CPU graphs have events; all states
+    are summed unless one is chosen, because blocked time is blocked time whatever the reason.
     """
     if flt.source == "off-cpu":
         return flt.model_copy(update={"event": None}), [
             s for s, _ in repository.off_cpu_states(session, flt.capture_ids)
         ]
-    events = [name for name, _ in repository.event_counts(session, flt.capture_ids)]
+    if flt.source == "proc-stack":
+        return flt.model_copy(update={"event": None}), [
+            s for s, _ in repository.proc_stack_states(session, flt.capture_ids)
+        ]
+    # /proc stack samples are threads' kernel stacks, not CPU samples: offered last, never the default
+    # while a CPU event exists (their R and S dumps would outnumber a few seconds of perf samples).
+    events = sorted(
+        (name for name, _ in repository.event_counts(session, flt.capture_ids)),
+        key=proc_stack_events.is_proc_stack_event,
+    )
     if flt.event is None and events:
         flt = flt.model_copy(update={"event": events[0]})
     return flt, events

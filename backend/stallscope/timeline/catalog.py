@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from stallscope.ingest.proc_stacks import events as proc_stack_events
 from stallscope.timeline import track_ids
 
 ON_TIMELINE_STATUSES = frozenset({"ready", "partial"})
@@ -236,7 +237,7 @@ def _host_refs(
                 ref_m.min = _min(ref_m.min, stats.min_value)
                 ref_m.max = _max(ref_m.max, stats.max_value)
 
-    cpu_refs: list[CpuRef] = sorted(cpu.values(), key=lambda r: -r.samples)
+    cpu_refs: list[CpuRef] = sorted(cpu.values(), key=_cpu_order)
     metric_refs: list[MetricRef] = sorted(metrics.values(), key=_metric_order)
     refs: list[Ref] = [*cpu_refs]
     if off_cpu is not None:
@@ -246,6 +247,14 @@ def _host_refs(
         refs.extend(r for (k, _), r in sorted(named.items()) if k == kind)
     refs.extend(metric_refs)
     return refs
+
+
+def _cpu_order(ref: CpuRef) -> tuple[bool, tuple[int, str], int]:
+    """CPU samples busiest first, then /proc stack samples by state, uninterruptible first."""
+    if not proc_stack_events.is_proc_stack_event(ref.event):
+        return (False, (0, ""), -ref.samples)
+    state = proc_stack_events.state_of(ref.event)
+    return (True, state_order(state) if state is not None else (len(STATE_ORDER) + 1, ""), -ref.samples)
 
 
 def _metric_order(ref: MetricRef) -> tuple[bool, str, str]:

@@ -59,6 +59,10 @@ class CpuTrack(BaseModel):
     event: str
     samples: int
     top: list[ProcessShare]
+    origin: Literal["cpu", "proc-stack"] = "cpu"
+    """What was sampled: CPUs (perf and its kin), or threads' kernel stacks read from /proc."""
+    state: str | None = None
+    """/proc stack samples: the scheduler state the dumps were taken in, when they said."""
 
 
 class OffCpuTrack(BaseModel):

@@ -12,6 +12,7 @@ from typing import Literal
 from sqlalchemy.orm import Session
 
 from stallscope.incidents.service import require_incident
+from stallscope.ingest.proc_stacks import events as proc_stack_events
 from stallscope.kit.errors import Invalid
 from stallscope.timeline import offcpu, repository
 from stallscope.timeline.buckets import Grid, epoch_us, grid_for
@@ -141,13 +142,17 @@ def list_tracks(session: Session, sel: Selection) -> TracksOut:
 def _track_out(ref: CpuRef | OffCpuRef | EventsRef | MetricRef) -> Track:
     if isinstance(ref, CpuRef):
         top = sorted(ref.processes.items(), key=lambda kv: (-kv[1], kv[0][0]))[:TOP_PROCESSES]
+        proc_stack = proc_stack_events.is_proc_stack_event(ref.event)
+        state = proc_stack_events.state_of(ref.event)
         return CpuTrack(
             id=ref.id,
             host=ref.host,
-            label=f"CPU samples · {ref.event}",
+            label=_cpu_label(ref.event, proc_stack, state),
             event=ref.event,
             samples=ref.samples,
             top=[ProcessShare(comm=comm, pid=pid, samples=n) for (comm, pid), n in top],
+            origin="proc-stack" if proc_stack else "cpu",
+            state=state,
         )
     if isinstance(ref, OffCpuRef):
         states = sorted(ref.states.items(), key=lambda kv: state_order(kv[0]))
@@ -186,6 +191,13 @@ def _track_out(ref: CpuRef | OffCpuRef | EventsRef | MetricRef) -> Track:
         min=ref.min,
         max=ref.max,
     )
+
+
+def _cpu_label(event: str, proc_stack: bool, state: str | None) -> str:
+    """/proc stack samples are counted like CPU samples, but are threads' blocking stacks: say so."""
+    if not proc_stack:
+        return f"CPU samples · {event}"
+    return "/proc stack samples" if state is None else f"/proc stack samples · state {state}"
 
 
 # --- bucketed data -----------------------------------------------------------------------------------

@@ -2,14 +2,14 @@ import { useId, useState } from 'react';
 import type { Facets } from '../../api/types';
 import { formatCount, formatDurationSeconds, formatPercent, share, spanSeconds } from '../../shared/units';
 import { epochUsFromIso, type EpochUs } from '../../shared/selection';
-import type { FlameViewState } from './urlState';
+import { hasStates, type FlameViewState } from './urlState';
 
 interface Props {
   view: FlameViewState;
   facets: Facets | undefined;
   /** The event the server chose when the view names none. */
   currentEvent: string;
-  /** Off-CPU mode: scheduler states present in the captures. */
+  /** Off-CPU and /proc stack sources: scheduler states present in the captures. */
   states: string[];
   onChange: (patch: Partial<FlameViewState>) => void;
 }
@@ -47,7 +47,7 @@ export function FlameFilters({ view, facets, currentEvent, states, onChange }: P
 
   return (
     <div className="filters" role="group" aria-label="Filters">
-      {view.source === 'off-cpu' ? (
+      {hasStates(view.source) ? (
         <label className="field">
           <span>State</span>
           <select value={view.state ?? ''} onChange={(e) => onChange({ state: e.target.value || null })}>

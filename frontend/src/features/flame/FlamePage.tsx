@@ -19,7 +19,8 @@ import { foldedFileName, needsTimeStart, toFlameQuery } from './flameQuery';
 import { FlameToolbar } from './FlameToolbar';
 import { facetsQuery, flameQuery, prefetchZoomedTree, useZoomedTree } from './queries';
 import { deepestExisting, matchedValue, pathKey } from './tree';
-import { decodeFlameState, patchFlameState, type FlameViewState } from './urlState';
+import { SOURCE_WORDS } from './sources';
+import { decodeFlameState, hasStates, patchFlameState, type FlameViewState } from './urlState';
 import { useViewTiming } from './useViewTiming';
 import { ZoomCrumbs } from './ZoomCrumbs';
 
@@ -49,9 +50,7 @@ export function FlamePage() {
         ) : (
           <EmptyState title={view.incident !== null ? 'No parsed captures with this data yet' : 'No captures selected'}>
             <p>
-              {view.source === 'off-cpu'
-                ? 'Off-CPU flame graphs need a scheduler capture (perf sched events or the collector’s --offcpu). '
-                : 'Flame graphs need CPU samples (perf script output, collapsed stacks or the collector’s --cpu). '}
+              {SOURCE_WORDS[view.source].needs}
               {view.incident !== null ? (
                 <Link to={`/incidents/${view.incident}`}>Upload to incident #{view.incident}</Link>
               ) : (
@@ -76,7 +75,8 @@ function FlameView({
   setView: (patch: Partial<FlameViewState>, push?: boolean) => void;
 }) {
   const offcpu = view.source === 'off-cpu';
-  const facets = useQuery(facetsQuery(view.captures, offcpu ? 'off-cpu' : undefined, offcpu ? (view.state ?? undefined) : undefined));
+  const stated = hasStates(view.source);
+  const facets = useQuery(facetsQuery(view.captures, stated ? view.source : undefined, stated ? (view.state ?? undefined) : undefined));
   const timeReady = !needsTimeStart(view) || facets.data !== undefined || facets.isError;
   const timeStart = facets.data?.time_start ?? null;
   const q = toFlameQuery(view, timeStart);
@@ -130,7 +130,7 @@ function FlameView({
           </>
         ) : null}
         <span>
-          {offcpu ? 'off-CPU flame graph' : 'flame graph'} of {view.captures.length === 1 ? 'capture' : 'captures'} {view.captures.map((c) => `#${c}`).join(', ')}
+          {SOURCE_WORDS[view.source].graph} of {view.captures.length === 1 ? 'capture' : 'captures'} {view.captures.map((c) => `#${c}`).join(', ')}
         </span>
       </nav>
 
@@ -165,11 +165,16 @@ function FlameView({
       <div className="flame-status small">
         {meta ? (
           <>
-            <span>
+            <span data-testid="flame-summary">
               {offcpu ? (
                 <>
                   <strong>blocked time{view.state ? ` in state ${view.state}` : ''}</strong> · {formatValue(meta.total, unit)} ·{' '}
                   {formatCount(meta.total_samples)} off-CPU intervals
+                </>
+              ) : stated ? (
+                <>
+                  <strong>kernel stacks{view.state ? ` in state ${view.state}` : ''}</strong> · {formatCount(meta.total_samples)} stack
+                  dumps
                 </>
               ) : (
                 <>
@@ -229,7 +234,7 @@ function FlameView({
             onSettled={timing.settled}
           />
         ) : (
-          <EmptyState title={offcpu ? 'No off-CPU intervals match these filters' : 'No samples match these filters'}>
+          <EmptyState title={SOURCE_WORDS[view.source].none}>
             {offcpu ? (
               <p className="muted small">
                 Off-CPU flame graphs come from scheduler traces (<code>perf sched record</code> then <code>perf script</code>).

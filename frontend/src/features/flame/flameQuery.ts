@@ -2,7 +2,7 @@
 import type { FlameQuery } from '../../api/types';
 import { formatWithin, isoFromEpochUs } from '../../shared/selection';
 import { offsetToIso } from '../../shared/time';
-import type { FlameViewState } from './urlState';
+import { hasStates, type FlameViewState } from './urlState';
 
 /**
  * The API filter for a view. Offsets from old links need the captures' start time; without it
@@ -10,8 +10,8 @@ import type { FlameViewState } from './urlState';
  */
 export function toFlameQuery(s: FlameViewState, timeStart: string | null): FlameQuery {
   const q: FlameQuery = { captures: [...s.captures].sort((a, b) => a - b) };
-  if (s.source === 'off-cpu') {
-    q.source = 'off-cpu';
+  if (hasStates(s.source)) {
+    q.source = s.source;
     if (s.state) q.state = s.state;
   } else if (s.event) q.event = s.event;
   if (s.pid !== null) q.pid = s.pid;
@@ -30,7 +30,7 @@ export const needsTimeStart = (s: FlameViewState): boolean => s.legacyStart !== 
 
 /** A file name for the folded download: captures, event and filters, safe on every file system. */
 export function foldedFileName(q: FlameQuery, event: string): string {
-  const parts = [`captures-${q.captures.join('-')}`, q.source === 'off-cpu' ? `off-cpu${q.state ? `-${q.state}` : ''}` : event || 'default'];
+  const parts = [`captures-${q.captures.join('-')}`, q.source ? `${q.source}${q.state ? `-${q.state}` : ''}` : event || 'default'];
   if (q.comm) parts.push(q.comm);
   if (q.pid !== undefined) parts.push(`pid${q.pid}`);
   if (q.tid !== undefined) parts.push(`tid${q.tid}`);

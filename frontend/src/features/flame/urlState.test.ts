@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { foldedFileName, toFlameQuery } from './flameQuery';
 import { EMPTY_VIEW, URL_STATE_VERSION, decodeFlameState, encodeFlameState, flameHref, patchFlameState, type FlameViewState } from './urlState';
 
 const full: FlameViewState = {
@@ -110,6 +111,15 @@ describe('flame URL state', () => {
     expect(p.get('v')).toBe(String(URL_STATE_VERSION));
     expect(p.get('source')).toBe('off-cpu');
     expect(decodeFlameState(p)).toEqual({ state: off, warnings: [] });
+  });
+
+  it('round-trips the /proc stack source and its state, and sends them instead of an event', () => {
+    const stacks: FlameViewState = { ...EMPTY_VIEW, captures: [6], source: 'proc-stack', state: 'D', event: 'cpu-clock' };
+    const p = encodeFlameState(stacks);
+    expect([p.get('source'), p.get('state')]).toEqual(['proc-stack', 'D']);
+    expect(decodeFlameState(p)).toEqual({ state: stacks, warnings: [] });
+    expect(toFlameQuery(stacks, null)).toEqual({ captures: [6], source: 'proc-stack', state: 'D' });
+    expect(foldedFileName(toFlameQuery(stacks, null), 'proc-stack:R')).toBe('captures-6_proc-stack-D.folded.txt');
   });
 
   it('reads version-1 links as CPU flame graphs, and drops a state without the off-CPU source', () => {

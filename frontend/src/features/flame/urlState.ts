@@ -9,16 +9,18 @@ import { EMPTY_SELECTION, readSelection, writeSelection, type Selection } from '
  * 1: captures, event, pid/tid/comm, start/end, q, zoom.
  * 2: adds `source` (absent = CPU samples, `off-cpu` = blocked time) and `state` (scheduler state).
  * 3: the shared selection (shared/selection.ts): absolute `from`/`to` replace `start`/`end` (seconds
- *    from the captures' start), and `hosts` and `within` join it.
+ *    from the captures' start), and `hosts` and `within` join it. `source` may also be `proc-stack`
+ *    (kernel stacks sampled from /proc, counted in samples; `state` applies): a value older pages
+ *    read as CPU samples, with a warning, so no new version is needed.
  */
 export const URL_STATE_VERSION = 3;
 
-export const FLAME_SOURCES = ['cpu', 'off-cpu'] as const;
+export const FLAME_SOURCES = ['cpu', 'off-cpu', 'proc-stack'] as const;
 export type FlameSource = (typeof FLAME_SOURCES)[number];
 
 export interface FlameViewState extends Selection {
   source: FlameSource;
-  /** Off-CPU only: S, D, R, … (null = all states). */
+  /** Off-CPU and /proc stack sources: S, D, R, … (null = all states). */
   state: string | null;
   event: string | null;
   /**
@@ -68,6 +70,9 @@ const UPGRADERS: Record<number, (p: URLSearchParams) => void> = {
   },
 };
 
+/** Sources whose graphs are split by scheduler state rather than by event. */
+export const hasStates = (source: FlameSource): boolean => source !== 'cpu';
+
 export function encodeFlameState(s: FlameViewState): URLSearchParams {
   const p = new URLSearchParams();
   p.set('v', String(URL_STATE_VERSION));
@@ -112,13 +117,13 @@ export function decodeFlameState(input: URLSearchParams | string): DecodedView {
   };
   const rawSource = p.get('source');
   let source: FlameSource = 'cpu';
-  if (rawSource === 'off-cpu') source = 'off-cpu';
+  if (rawSource === 'off-cpu' || rawSource === 'proc-stack') source = rawSource;
   else if (rawSource !== null && rawSource !== '' && rawSource !== 'cpu') warnings.push(`Unknown source "${rawSource}"; showing CPU samples.`);
   return {
     state: {
       ...selection,
       source,
-      state: source === 'off-cpu' ? p.get('state') || null : null,
+      state: hasStates(source) ? p.get('state') || null : null,
       event: p.get('event') || null,
       legacyStart: seconds('legacy_start'),
       legacyEnd: seconds('legacy_end'),

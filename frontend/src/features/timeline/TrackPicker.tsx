@@ -20,7 +20,8 @@ function MissingHints({ host }: { host: HostTracks }) {
   const has = (type: TrackInfo['type'], kind?: string) =>
     host.tracks.some((t) => t.type === type && (kind === undefined || (t.type === 'events' && t.kind === kind)));
   const hints: string[] = [];
-  if (!has('cpu')) hints.push('no CPU samples — upload perf script output or the collector’s --cpu');
+  const cpuSampled = host.tracks.some((t) => t.type === 'cpu' && t.origin === 'cpu');
+  if (!cpuSampled) hints.push('no CPU samples — upload perf script output or the collector’s --cpu');
   if (!has('offcpu')) hints.push('no off-CPU time — upload a scheduler capture (perf sched record, then perf script)');
   if (!has('events', 'syscall')) hints.push('no syscall latencies — upload perf trace output');
   if (hints.length === 0) return null;

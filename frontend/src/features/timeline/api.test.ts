@@ -35,6 +35,17 @@ describe('timeline decoders', () => {
     expect(() => decodeTimeline(bad)).toThrow(/groups\[0\]\.counts\[1\]/);
   });
 
+  it('tells /proc stack samples from CPU samples, and reads CPU samples from servers that did not say', () => {
+    const cpu = { type: 'cpu', id: 'cpu:h:cpu-clock', host: 'h', label: 'CPU samples · cpu-clock', event: 'cpu-clock', samples: 5, top: [] };
+    const stacks = { ...cpu, id: 'cpu:h:proc-stack%3AD', label: '/proc stack samples · state D', event: 'proc-stack:D', origin: 'proc-stack', state: 'D' };
+    const listing = decodeTrackListing({ incident: 1, time_start: null, time_end: null, hosts: [{ host: 'h', unaligned: false, captures: [], tracks: [cpu, stacks] }] });
+    expect(listing.hosts[0]?.tracks.map((t) => (t.type === 'cpu' ? [t.origin, t.state] : null))).toEqual([
+      ['cpu', null],
+      ['proc-stack', 'D'],
+    ]);
+    expect(() => decodeTrackListing({ incident: 1, time_start: null, time_end: null, hosts: [{ host: 'h', unaligned: false, captures: [], tracks: [{ ...cpu, origin: 'gpu' }] }] })).toThrow(/origin/);
+  });
+
   it('rejects an unknown track type', () => {
     expect(() => decodeTrackListing({ incident: 1, time_start: null, time_end: null, hosts: [{ host: 'h', unaligned: false, captures: [], tracks: [{ type: 'gpu', id: 'x', host: 'h', label: 'x' }] }] })).toThrow(/cpu\|offcpu\|events\|metric/);
   });

@@ -30,6 +30,10 @@ export interface CpuTrackInfo {
   event: string;
   samples: number;
   top: { comm: string; pid: number | null; samples: number }[];
+  /** What was sampled: CPUs (perf and its kin), or threads' kernel stacks read from /proc. */
+  origin: 'cpu' | 'proc-stack';
+  /** /proc stack samples: the scheduler state the dumps were taken in, when they said. */
+  state: string | null;
 }
 
 export interface OffCpuTrackInfo {
@@ -217,6 +221,7 @@ function decodeCaptureRef(v: unknown, path: string): CaptureRef {
 }
 
 const trackType = oneOf(['cpu', 'offcpu', 'events', 'metric'] as const);
+const trackOrigin = oneOf(['cpu', 'proc-stack'] as const);
 
 export function decodeTrackInfo(v: unknown, path: string): TrackInfo {
   const o = obj(v, path);
@@ -232,6 +237,9 @@ export function decodeTrackInfo(v: unknown, path: string): TrackInfo {
           const po = obj(p, pp);
           return { comm: str(po.comm, `${pp}.comm`), pid: nnum(po.pid, `${pp}.pid`), samples: num(po.samples, `${pp}.samples`) };
         }),
+        // Absent from servers that only knew CPU samples.
+        origin: o.origin === undefined ? 'cpu' : trackOrigin(o.origin, `${path}.origin`),
+        state: o.state === undefined ? null : nstr(o.state, `${path}.state`),
       };
     case 'offcpu':
       return {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { HostTracks, MetricTrackInfo, TrackListing } from './api';
+import type { CpuTrackInfo, HostTracks, MetricTrackInfo, TrackListing } from './api';
 import { defaultTrackIds, orderedTracks, unknownTracks } from './trackDefaults';
 
 const metric = (host: string, name: string, system: boolean, labels: Record<string, string> = {}): MetricTrackInfo => ({
@@ -21,8 +21,8 @@ const db1: HostTracks = {
   unaligned: false,
   captures: [],
   tracks: [
-    { type: 'cpu', id: 'cpu:db1:page-faults', host: 'db1', label: 'faults', event: 'page-faults', samples: 10, top: [] },
-    { type: 'cpu', id: 'cpu:db1:cpu-clock', host: 'db1', label: 'cpu', event: 'cpu-clock', samples: 1000, top: [] },
+    { type: 'cpu', id: 'cpu:db1:page-faults', host: 'db1', label: 'faults', event: 'page-faults', samples: 10, top: [], origin: 'cpu', state: null },
+    { type: 'cpu', id: 'cpu:db1:cpu-clock', host: 'db1', label: 'cpu', event: 'cpu-clock', samples: 1000, top: [], origin: 'cpu', state: null },
     { type: 'offcpu', id: 'offcpu:db1', host: 'db1', label: 'off', intervals: 5, unclosed: 0, states: [] },
     { type: 'events', id: 'ev:db1:syscall', host: 'db1', label: 'sys', kind: 'syscall', name: null, count: 5, names: [] },
     { type: 'events', id: 'ev:db1:syscall:futex', host: 'db1', label: 'futex', kind: 'syscall', name: 'futex', count: 5, names: [] },
@@ -57,6 +57,38 @@ describe('default tracks', () => {
       'm:db1:socket_buffer_bytes',
       'm:web1:vm.free',
       'm:web1:latency_ms',
+    ]);
+  });
+
+  it('shows the D state of /proc stack samples, or every dump when they name no state, never instead of CPU samples', () => {
+    const stacks = (host: string, event: string, state: string | null, samples: number): CpuTrackInfo => ({
+      type: 'cpu',
+      id: `cpu:${host}:${event}`,
+      host,
+      label: event,
+      event,
+      samples,
+      top: [],
+      origin: 'proc-stack',
+      state,
+    });
+    const hosts: HostTracks[] = [
+      {
+        host: 'db2',
+        unaligned: false,
+        captures: [],
+        tracks: [
+          { type: 'cpu', id: 'cpu:db2:cpu-clock', host: 'db2', label: 'cpu', event: 'cpu-clock', samples: 10, top: [], origin: 'cpu', state: null },
+          stacks('db2', 'proc-stack:D', 'D', 13),
+          stacks('db2', 'proc-stack:S', 'S', 480),
+        ],
+      },
+      { host: 'db3', unaligned: false, captures: [], tracks: [stacks('db3', 'proc-stack', null, 132)] },
+    ];
+    expect(defaultTrackIds({ incident: 1, time_start: null, time_end: null, hosts })).toEqual([
+      'cpu:db2:cpu-clock',
+      'cpu:db2:proc-stack:D',
+      'cpu:db3:proc-stack',
     ]);
   });
 

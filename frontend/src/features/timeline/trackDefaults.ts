@@ -1,7 +1,8 @@
 /**
  * Which tracks a timeline shows before anyone picks: per host, CPU density (its busiest event),
- * off-CPU time by state, syscall and fault latency, free memory, and every application metric —
- * what a first look at a latency incident needs, without hundreds of per-CPU or per-thread series.
+ * off-CPU time by state, blocked stacks sampled from /proc (state D, or every dump when the dumps
+ * name no state), syscall and fault latency, free memory, and every application metric — what a
+ * first look at a latency incident needs, without hundreds of per-CPU or per-thread series.
  */
 import type { CpuTrackInfo, HostTracks, MetricTrackInfo, TrackInfo, TrackListing } from './api';
 
@@ -21,9 +22,11 @@ function freeMemory(metrics: MetricTrackInfo[]): MetricTrackInfo[] {
 
 export function hostDefaults(host: HostTracks): string[] {
   const ids: string[] = [];
-  const cpu = host.tracks.filter((t): t is CpuTrackInfo => t.type === 'cpu');
+  const sampled = host.tracks.filter((t): t is CpuTrackInfo => t.type === 'cpu');
+  const cpu = sampled.filter((t) => t.origin === 'cpu');
   const busiest = cpu.reduce<CpuTrackInfo | null>((best, t) => (best === null || t.samples > best.samples ? t : best), null);
   if (busiest) ids.push(busiest.id);
+  ids.push(...sampled.filter((t) => t.origin === 'proc-stack' && (t.state === 'D' || t.state === null)).map((t) => t.id));
   for (const t of host.tracks) {
     if (t.type === 'offcpu') ids.push(t.id);
     else if (t.type === 'events' && t.name === null && LATENCY_KINDS.has(t.kind)) ids.push(t.id);
