@@ -24,6 +24,7 @@ from stallscope.kit.errors import ServiceError
 from stallscope.kit.parameter_guard import ParameterGuard
 from stallscope.metrics.router import router as metrics_router
 from stallscope.shares.router import router as shares_router
+from stallscope.snapshots.router import router as snapshots_router
 from stallscope.threads.router import router as threads_router
 from stallscope.timeline.router import router as timeline_router
 from stallscope.tokens.router import router as tokens_router
@@ -79,6 +80,7 @@ def create_app() -> FastAPI:
     app.include_router(threads_router)
     app.include_router(heatmap_router)
     app.include_router(shares_router)
+    app.include_router(snapshots_router)
     _mount_frontend(app, frontend_dist())
     app.add_middleware(ParameterGuard)
     app.add_middleware(BrowserGuard, allowed_hosts=get_settings().allowed_host_names)

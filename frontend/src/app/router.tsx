@@ -5,6 +5,7 @@ import { EventsPage } from '../features/events/EventsPage';
 import { FlamePage } from '../features/flame/FlamePage';
 import { HeatmapPage } from '../features/heatmap/HeatmapPage';
 import { MetricsPage } from '../features/metrics/MetricsPage';
+import { ConfigDiffPage } from '../features/snapshot/ConfigDiffPage';
 import { SnapshotPage } from '../features/snapshot/SnapshotPage';
 import { ThreadsPage } from '../features/threads/ThreadsPage';
 import { TimelinePage } from '../features/timeline/TimelinePage';
@@ -19,6 +20,7 @@ export const router = createBrowserRouter([
     children: [
       { index: true, element: <IncidentListPage /> },
       { path: 'incidents/:id', element: <IncidentPage /> },
+      { path: 'incidents/:id/config-diff', element: <ConfigDiffPage /> },
       { path: 'timeline', element: <TimelinePage /> },
       { path: 'flame', element: <FlamePage /> },
       { path: 'diff', element: <DiffPage /> },

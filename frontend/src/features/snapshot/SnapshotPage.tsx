@@ -15,7 +15,7 @@ export function SnapshotPage() {
   const capture = useQuery({ queryKey: ['capture', id], queryFn: ({ signal }) => getCapture(id, signal), enabled: Number.isInteger(id) && id > 0 });
   const docs = useQuery({ queryKey: ['documents', id], queryFn: ({ signal }) => getDocuments(id, signal), enabled: Number.isInteger(id) && id > 0 });
   const [filter, setFilter] = useState('');
-  const snapshots = useMemo(() => (docs.data ?? []).filter((d) => d.kind === 'snapshot').map((d) => readSnapshot(d.content)), [docs.data]);
+  const snapshots = useMemo(() => (docs.data ?? []).filter((d) => d.kind === 'snapshot').map((d) => readSnapshot(d.content)).sort((x, y) => (x.take?.index ?? 0) - (y.take?.index ?? 0)), [docs.data]);
 
   if (!Number.isInteger(id) || id <= 0) return <EmptyState title={`“${rawId ?? ''}” is not a capture id`} />;
   const incident = capture.data?.incident_id;
@@ -34,8 +34,19 @@ export function SnapshotPage() {
       {docs.isPending ? <p className="muted">Loading snapshot…</p> : null}
       {docs.data && snapshots.length === 0 ? (
         <EmptyState title="This capture holds no snapshot">
-          <p>Snapshots are JSON documents written by the Stallscope collector (system state at the time of the incident).</p>
+          <p>
+            Snapshots are the Stallscope collector’s JSON documents, or plain-text ones (<code>== /path ==</code> sections, <code>sysctl -a</code>…): system state
+            at the time of the incident.
+          </p>
         </EmptyState>
+      ) : null}
+      {incident !== undefined && snapshots.length > 0 ? (
+        <p className="small">
+          <Link to={compareHref(incident, id, snapshots.length)} data-testid="compare-config">
+            {snapshots.length > 1 ? 'Compare start and end' : 'Compare with another snapshot'}
+          </Link>{' '}
+          <span className="muted">— the settings that differ (THP, governors, vm.*, probes, BPF, environment…), changed first</span>
+        </p>
       ) : null}
       {snapshots.length > 0 ? (
         <input
@@ -56,6 +67,12 @@ export function SnapshotPage() {
         return (
           <section key={i} className="stack stack--tight">
             <p className="small">
+              {snap.take !== null && snapshots.length > 1 ? (
+                <>
+                  take <strong>{snap.take.index + 1}</strong>
+                  {snap.take.label ? ` (${snap.take.label})` : ''} ·{' '}
+                </>
+              ) : null}
               host <strong className="mono">{snap.host ?? '?'}</strong>
               {snap.takenAtNs !== null ? (
                 <>
@@ -75,6 +92,12 @@ export function SnapshotPage() {
       })}
     </div>
   );
+}
+
+/** The config diff of the incident: this capture's first take against its last, or against another capture. */
+function compareHref(incident: number, capture: number, takes: number): string {
+  const base = `/incidents/${incident}/config-diff`;
+  return takes > 1 ? `${base}?a=${capture}:0&b=${capture}:${takes - 1}` : `${base}?a=${capture}:0`;
 }
 
 function SectionBlock({ section: s, open }: { section: SnapshotSection; open: boolean }) {

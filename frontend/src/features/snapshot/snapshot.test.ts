@@ -38,4 +38,10 @@ describe('snapshot sections', () => {
     expect(filterSections(sections, 'xfs')[0]?.entries).toEqual([{ key: '1', value: '/data xfs' }]);
     expect(filterSections(sections, 'denied').map((s) => s.name)).toEqual(['psi']);
   });
+  it('reads a text snapshot’s take and keeps its unmapped sections as text', () => {
+    const s = readSnapshot({ ...doc, take: { index: 1, label: 'end', line: 157 }, text_sections: { 'top -bn1': 'top - 17:13' } });
+    expect(s.take).toEqual({ index: 1, label: 'end' });
+    expect(s.sections.at(-1)).toEqual({ name: 'text: top -bn1', error: null, entries: [{ key: '', value: 'top - 17:13' }] });
+    expect(readSnapshot(doc).take).toBeNull();
+  });
 });

@@ -17,6 +17,8 @@ export interface Snapshot {
   host: string | null;
   takenAtNs: number | null;
   version: number | null;
+  /** Which take of a text snapshot (0-based), and its label (start, end…); null for the collector's. */
+  take: { index: number; label: string | null } | null;
   sections: SnapshotSection[];
 }
 
@@ -44,10 +46,16 @@ export function readSnapshot(content: unknown): Snapshot {
   const o = isObj(content) ? content : {};
   const sections = isObj(o.sections) ? Object.entries(o.sections).map(([k, v]) => section(k, v)) : [];
   sections.sort((a, b) => a.name.localeCompare(b.name));
+  // What a text snapshot could not map is kept as text, one block per section of the file.
+  if (isObj(o.text_sections)) {
+    for (const [name, text] of Object.entries(o.text_sections)) sections.push({ name: `text: ${name}`, error: null, entries: [{ key: '', value: valueText(text) }] });
+  }
+  const take = isObj(o.take) && typeof o.take.index === 'number' ? { index: o.take.index, label: typeof o.take.label === 'string' ? o.take.label : null } : null;
   return {
     host: typeof o.host === 'string' ? o.host : null,
     takenAtNs: typeof o.taken_at_ns === 'number' ? o.taken_at_ns : null,
     version: typeof o.version === 'number' ? o.version : null,
+    take,
     sections,
   };
 }
