@@ -9,11 +9,11 @@ Inputs are built by repeating sample data with its times moved on: the recorded 
 and cross midnight) and small hand-made samples for the application formats. The importer is timed
 to the last record it yields (points are counted, not stored; a `MetricRow` counts a point per
 value); the naive baseline is what a first script would do: `str.split` and `float()` per sysstat
-row, `csv.reader` and `float()` per CSV row, `json.loads` per JSON line, `json.load` of the whole
-Prometheus document. Each measurement runs in its own process, so its peak RSS is its own, and the
-best of `--repeat` runs is kept. MB/s is input over CPU time, so a busy machine skews it less than
-wall time would; MB are 10^6 bytes of input, and `ratio` is the importer's speed over the naive
-baseline's.
+row, `csv.reader` and `float()` per CSV row (text cells skipped), `json.loads` per JSON line,
+`json.load` of the whole Prometheus document. Each measurement runs in its own process, so its peak
+RSS is its own, and the best of `--repeat` runs is kept. MB/s is input over CPU time, so a busy
+machine skews it less than wall time would; MB are 10^6 bytes of input, and `ratio` is the
+importer's speed over the naive baseline's.
 
 The densest formats (vmstat, wide CSV) hold a value every six or seven bytes: at 30 MB/s that leaves
 about 200 ns a value, about what building one `MetricPoint` and handing it over costs in CPython. So
@@ -108,6 +108,24 @@ def _csv_wide(i: int) -> str:
     )
 
 
+def _csv_cpu_rows(i: int) -> str:
+    """A row per CPU at each time, `cpu` = `all`, 0, 1 (text: a label), as the recorded CPU shares."""
+    t = START_NS // 1_000_000 + i * 100
+    return "".join(
+        f"{t},{cpu},{(i * 7 + k) % 1000 / 10},{(i + k) % 300 / 10},{k % 40 / 10}\n"
+        for k, cpu in enumerate(("all", "0", "1"))
+    )
+
+
+def _wide_text(i: int) -> str:
+    """A row per time with text columns (skipped), as the recorded application metrics."""
+    phase = "warmup" if i < 50 else "steady"
+    return (
+        f"{START_NS // 1_000 + i * 100_000},vm,{phase},{i % 9000 / 10},{i % 400 / 100},{i % 30000 / 10},"
+        f"{300 + i % 50}\n"
+    )
+
+
 def _jsonl_long(i: int) -> str:
     t = START_NS // 1_000_000 + i * 10
     return "".join(
@@ -195,6 +213,19 @@ FORMATS: dict[str, tuple[Importer, Callable[[Path, int], None]]] = {
         csv_metrics.IMPORTER,
         lambda p, mb: _write(p, mb, "ts,latency_ms,naks,queue_depth,rtt_us,cpu_pct\n", _csv_wide),
     ),
+    "csv-long-text": (
+        csv_metrics.IMPORTER,
+        lambda p, mb: _write(p, mb, "ts_ms,cpu,user_pct,system_pct,iowait_pct\n", _csv_cpu_rows),
+    ),
+    "csv-wide-text": (
+        csv_metrics.IMPORTER,
+        lambda p, mb: _write(
+            p,
+            mb,
+            "epoch_us,host,phase,fsync_p99_us,request_p99_ms,lock_wait_p99_us,requests\n",
+            _wide_text,
+        ),
+    ),
     "jsonl-long": (jsonl_metrics.IMPORTER, lambda p, mb: _write(p, mb, "", _jsonl_long)),
     "jsonl-wide": (jsonl_metrics.IMPORTER, lambda p, mb: _write(p, mb, "", _jsonl_wide)),
     "prometheus": (prometheus.IMPORTER, _write_prometheus),
@@ -274,6 +305,8 @@ NAIVE: dict[str, Callable[[BinaryIO], int]] = {
     "vmstat-t": naive_sysstat,
     "csv-long": naive_csv,
     "csv-wide": naive_csv,
+    "csv-long-text": naive_csv,
+    "csv-wide-text": naive_csv,
     "jsonl-long": naive_jsonl,
     "jsonl-wide": naive_jsonl,
     "prometheus": naive_prometheus,

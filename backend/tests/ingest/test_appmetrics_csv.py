@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import io
+
 import pytest
 
-from stallscope.ingest.appmetrics.csv_metrics import IMPORTER
+from stallscope.ingest.appmetrics.csv_metrics import IMPORTER, parse_csv
 from stallscope.ingest.appmetrics.timestamps import NAIVE_ISO
 from stallscope.ingest.model import CaptureClock, MetricPoint, ParseError, ParseReport
-from tests.ingest.records import messages, parse_points
+from tests.ingest.records import as_points, messages, parse_points
 
 S = 1_000_000_000
 
@@ -128,12 +130,13 @@ def test_empty_file_is_a_clear_error() -> None:
         parse("\n# only a comment\n\n")
 
 
-def test_no_time_column_names_the_header_line_and_the_accepted_names() -> None:
+def test_no_time_column_names_the_header_line_the_columns_and_the_override() -> None:
     with pytest.raises(ParseError) as raised:
-        parse("\n# exported\nwhen,latency_ms\n1,2\n")
+        parse("\n# exported\nhost,latency_ms\ndb1,2\n")
     assert raised.value.line == 3
-    assert "timestamp, time, ts" in str(raised.value)
-    assert "'when'" in str(raised.value)
+    assert "time, ts, timestamp, date, datetime, @timestamp, epoch" in str(raised.value)
+    assert "the columns are 'host', 'latency_ms'" in str(raised.value)
+    assert "time_column" in str(raised.value)
 
 
 def test_crlf_semicolons_decimal_commas_comments_and_quotes() -> None:
@@ -178,3 +181,123 @@ def test_wide_rows_with_an_empty_or_bad_cell_read_the_same_in_a_plain_file() -> 
     assert len(points) == 100 + 1 + 2
     assert points[100] == MetricPoint(52, "b", 1_700_000_050 * S, 1.0, (), None)
     assert messages(report)[1:] == [(53, "'x' under 'a_ms' is not a number; dropped this line")]
+
+
+def test_rows_that_share_a_time_keep_their_text_columns_as_labels() -> None:
+    # A row per CPU: `all` is text, and `cpu` names a thing; both make labels, not dropped lines.
+    points, report = parse(
+        "time,cpu,user_pct,state\n"
+        "2026-11-25T17:11:35Z,all,52.4,busy\n"
+        "2026-11-25T17:11:35Z,0,16.7,idle\n"
+        "2026-11-25T17:11:36Z,all,50.0,busy\n"
+    )
+    assert report.dropped_lines == 0
+    assert [(p.line, p.value, p.labels, p.unit) for p in points] == [
+        (2, 52.4, (("cpu", "all"), ("state", "busy")), "%"),
+        (3, 16.7, (("cpu", "0"), ("state", "idle")), "%"),
+        (4, 50.0, (("cpu", "all"), ("state", "busy")), "%"),
+    ]
+
+
+def test_text_columns_of_rows_with_their_own_time_are_skipped_with_one_warning() -> None:
+    points, report = parse(
+        "epoch_ms,host,fsync_p99_us,note\n1700000000000,db1,436.1,slow disk\n1700000001000,db1,312.1,\n"
+    )
+    assert [(p.name, p.value, p.labels) for p in points] == [
+        ("fsync_p99_us", 436.1, ()),
+        ("fsync_p99_us", 312.1, ()),
+    ]
+    assert report.dropped_lines == 0
+    assert messages(report) == [
+        (
+            1,
+            "columns 'host', 'note' hold text, not numbers, and each row has its own time: "
+            "skipped (neither a series nor a label)",
+        ),
+        (0, "timestamps: epoch milliseconds (as the column's name says)"),
+    ]
+
+
+def test_a_file_of_text_columns_only_says_it_has_no_series() -> None:
+    with pytest.raises(ParseError, match=r"time column \('ts'\) but no series \(text in 'host', 'state'\)"):
+        parse("ts,host,state\n1700000000,db1,up\n1700000001,db1,down\n")
+
+
+def test_placeholders_for_a_missing_value_make_no_point_and_drop_no_line() -> None:
+    points, report = parse("ts,a_ms,b\n1700000000,-,1\n1700000001,n/a,2\n1700000002,3,NULL\n")
+    assert [(p.line, p.name) for p in points] == [(2, "b"), (3, "b"), (4, "a_ms")]
+    assert report.dropped_lines == 0
+
+
+def test_a_unit_in_the_time_column_name_is_the_unit_of_its_numbers() -> None:
+    # 1700000000 would read as seconds by magnitude; the name says milliseconds (times from a start).
+    points, report = parse("t_ms,x\n1700000000,1\n")
+    assert [p.time_ns for p in points] == [1_700_000_000_000_000]
+    assert messages(report) == [
+        (0, "time column: 't_ms' (the first column, and its values read as times)"),
+        (0, "timestamps: epoch milliseconds (as the column's name says)"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("column", "unit"),
+    [
+        ("fsync_p99_us", "µs"),
+        ("request_p99_ms", "ms"),
+        ("dirty_kB", "KiB"),
+        ("cpu_pct", "%"),
+        ("rss_bytes", "B"),
+        ("wait_nsec", "ns"),
+        ("%user", "%"),
+    ],
+)
+def test_units_from_column_names(column: str, unit: str) -> None:
+    points, _ = parse(f"ts,{column}\n1700000000,1\n")
+    assert [p.unit for p in points] == [unit]
+
+
+def test_the_given_time_column_overrides_the_rules() -> None:
+    text = "ingested_at,occurred_at,lat_ms\n2026-11-25T17:00:09Z,2026-11-25T17:00:01Z,3\n"
+    (found,), _ = parse(text)
+    assert found.time_ns == 1_795_626_009 * S  # the leftmost column that holds times
+    report = ParseReport()
+    (given,) = as_points(parse_csv(io.BytesIO(text.encode()), report, "occurred_at"))
+    assert given.time_ns == 1_795_626_001 * S
+    assert [p.name for p in [given]] == ["lat_ms"]  # the other time is text: skipped, not a series
+    assert (0, "time column: 'occurred_at' (as given at upload)") in messages(report)
+
+
+def test_a_header_written_as_a_comment_above_its_rows_is_the_header() -> None:
+    # As `sadf -d` writes it: `# hostname;interval;timestamp;...`.
+    points, report = parse(
+        "# hostname;interval;timestamp;CPU;%user\n"
+        "vm;1;2026-11-25 17:11:50 UTC;-1;92.42\n"
+        "vm;1;2026-11-25 17:11:50 UTC;0;85.71\n"
+    )
+    assert [(p.line, p.name, p.value, p.labels) for p in points if p.name == "%user"] == [
+        (2, "%user", 92.42, (("CPU", "-1"), ("hostname", "vm"))),
+        (3, "%user", 85.71, (("CPU", "0"), ("hostname", "vm"))),
+    ]
+    assert report.dropped_lines == 0
+
+
+@pytest.mark.parametrize(
+    ("header", "row"),
+    [
+        ("ts,cpu,user_pct,system_pct", "{t},{cpu},{a},{b}"),
+        ("ts,host,cpu,user_pct,system_pct", "{t},db{h},{cpu},{a},{b}"),
+    ],
+)
+def test_rows_sharing_a_time_read_the_same_plain_or_quoted(header: str, row: str) -> None:
+    # A text column where rows share a time is a label; each label set's layout is found by its cells.
+    rows = "".join(
+        row.format(t=1_700_000_000 + i // 3, cpu=("all", "0", "1")[i % 3], h=i % 2, a=i, b=i / 4) + "\n"
+        for i in range(90)
+    )
+    plain, _ = parse(f"{header}\n{rows}")
+    quoted, _ = parse(f'{header}\n"1699999999",{row.format(t="", cpu="all", h=0, a=0, b=0)[1:]}\n{rows}')
+    assert len(plain) == 180
+    assert quoted[2:] == [
+        MetricPoint(p.line + 1, p.name, p.time_ns, p.value, p.labels, p.unit) for p in plain
+    ]
+    assert {dict(p.labels)["cpu"] for p in plain} == {"all", "0", "1"}

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import io
 import json
 
 import pytest
 
 from stallscope.ingest.appmetrics import common
-from stallscope.ingest.appmetrics.jsonl_metrics import IMPORTER
+from stallscope.ingest.appmetrics.jsonl_metrics import IMPORTER, parse_jsonl
 from stallscope.ingest.appmetrics.timestamps import NAIVE_ISO
 from stallscope.ingest.model import CaptureClock, MetricPoint, ParseError, ParseReport
-from tests.ingest.records import messages, parse_points
+from tests.ingest.records import as_points, messages, parse_points
 
 S = 1_000_000_000
 
@@ -158,3 +159,50 @@ def test_wide_lines_with_text_labels_and_negative_zero() -> None:
     ]
     assert str(points[1].value) == "0.0"  # JSON's integer -0 is 0
     assert [p.labels for p in points[2::2]] == [(("host", "db1"),), (("host", "db0"),)]
+
+
+@pytest.mark.parametrize(
+    ("key", "stamp", "note"),
+    [
+        ("@timestamp", '"2026-11-25T17:11:35.834791Z"', None),
+        ("epoch_us", "1795626695834791", None),
+        ("when", "1795626695834", "time key: 'when' (its values are times)"),
+    ],
+)
+def test_the_time_key_is_found_by_name_or_by_content(key: str, stamp: str, note: str | None) -> None:
+    text = "".join(f'{{"{key}": {stamp}, "fsync_p99_us": {v}, "service": "loop"}}\n' for v in (436.1, 312.1))
+    assert IMPORTER.detect(text.encode())
+    points, report = parse(text)
+    assert [(p.name, p.value, p.labels, p.unit) for p in points] == [
+        ("fsync_p99_us", 436.1, (("service", "loop"),), "µs"),
+        ("fsync_p99_us", 312.1, (("service", "loop"),), "µs"),
+    ]
+    assert points[0].time_ns // 1000 in (1_795_626_695_834_791, 1_795_626_695_834_000)
+    assert (note is None) or (0, note) in messages(report)
+
+
+def test_the_given_time_key_wins() -> None:
+    # `ts` is when a shipper read the line; the application's own time is `occurred_ms`.
+    text = '{"ts": 1700000009, "occurred_ms": 1700000001000, "lat_ms": 3}\n'
+    report = ParseReport()
+    (point,) = as_points(parse_jsonl(io.BytesIO(text.encode()), report, "occurred_ms"))
+    assert (point.name, point.time_ns) == ("lat_ms", 1_700_000_001 * S)  # neither time is a series
+    assert (0, "time key: 'occurred_ms' (as given at upload)") in messages(report)
+    rules, _ = parse(text)
+    assert [(p.name, p.time_ns) for p in rules] == [
+        ("occurred_ms", 1_700_000_009 * S),
+        ("lat_ms", 1_700_000_009 * S),
+    ]
+
+
+def test_a_time_key_naming_its_unit_still_drops_a_time_past_the_stores_range() -> None:
+    # The learnt layout's fast way once took any magnitude under a named unit and scaled it past it.
+    lines = [f'{{"epoch_us":{1_795_626_703_842_595 + i},"fsync_p99_us":{i}.5}}\n' for i in range(40)]
+    lines[20] = '{"epoch_us":100000000000000001,"fsync_p99_us":1.5}\n'
+    points, report = parse("".join(lines))
+    assert len(points) == 39
+    assert report.dropped_lines == 1
+    assert messages(report)[-1] == (
+        21,
+        "timestamp 100000000000000001 is not a time (after the year 5138, or before 1653); dropped this line",
+    )

@@ -47,7 +47,7 @@ def test_every_recording_is_detected_and_read_whole(name: str) -> None:
     assert not report.truncated
     times = {p.time_ns for p in points}
     assert at("2026-11-21T11:59:00") <= min(times)
-    assert max(times) <= at("2026-11-22T00:34:00")
+    assert max(times) <= at("2026-11-25T17:01:00")
     for point in points:
         assert point.labels == tuple(sorted(point.labels))
 
@@ -186,6 +186,23 @@ def test_sar_all_sections_without_a_dropped_line() -> None:
     irq = [p for p in points if p.name == "irq.rate"]
     assert {dict(p.labels)["cpu"] for p in irq} == {"all", "0", "1"}
     assert {"sum", "LOC"} <= {dict(p.labels)["irq"] for p in irq}
+
+
+def test_sar_all_keeps_the_fibre_channel_rows() -> None:
+    # sysstat 12 prints the FCHOST label column after the counters; it used to be read as a value.
+    points, report = parse("sar_A_fc.txt")
+    assert report.dropped_lines == 0
+    fc = [p for p in points if p.name.startswith("fc.")]
+    assert {p.name for p in fc} == {"fc.fch_rxf", "fc.fch_txf", "fc.fch_rxw", "fc.fch_txw"}
+    assert {p.labels for p in fc} == {(("fchost", "host0"),)}
+    assert {p.unit for p in fc} == {"/s"}
+    first = {p.name: p.value for p in fc if p.time_ns == at("2026-11-25T17:00:25")}
+    assert first == {
+        "fc.fch_rxf": 10800.0,
+        "fc.fch_txf": 5400.0,
+        "fc.fch_rxw": 5529600.0,
+        "fc.fch_txw": 2764800.0,
+    }
 
 
 def test_mpstat_interrupt_matrices() -> None:

@@ -3,6 +3,24 @@ import { decodeCapture } from './decode';
 import { ApiError, parseErrorText, REQUEST_HEADERS } from './http';
 import type { Capture } from './types';
 
+export interface UploadOptions {
+  /** CSV and JSON-lines files: the column (or key) holding the time, when the console does not find it. */
+  timeColumn?: string;
+  /** Wall-clock start (UTC ISO) for captures nothing else aligns: their first record is placed there. */
+  start?: string;
+}
+
+/** The upload URL with the options that are set (blank ones left out), as query parameters. */
+export function withUploadOptions(url: string, options: UploadOptions): string {
+  const p = new URLSearchParams();
+  const timeColumn = options.timeColumn?.trim() ?? '';
+  if (timeColumn) p.set('time_column', timeColumn);
+  const start = options.start?.trim() ?? '';
+  if (start) p.set('start', start);
+  if (p.toString() === '') return url;
+  return `${url}${url.includes('?') ? '&' : '?'}${p.toString()}`;
+}
+
 export interface UploadHandle {
   promise: Promise<Capture>;
   abort: () => void;

@@ -10,8 +10,6 @@ from stallscope.ingest.model import ParseError, ParseReport
 from stallscope.ingest.text_lines import TextLines
 
 Labels = tuple[tuple[str, str], ...]
-TIME_KEYS = ("timestamp", "time", "ts")
-"""Accepted names of the time column or key, compared without regard to case."""
 CHUNK_BYTES = 1 << 20
 """What the metrics importers read at a time: their fast paths hold a chunk's cells or values, several
 times its size, so they take less than the event importers."""

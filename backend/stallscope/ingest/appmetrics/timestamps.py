@@ -6,7 +6,9 @@ would put points decades apart, and such a line is dropped with a warning instea
 reported once as a note (a warning on line 0, until the report has a place for notes) so the UI can
 show how the file was read. Text is
 converted exactly (`1700000000.123456789` keeps its nanoseconds), and ISO times without a zone are
-read as UTC, with one warning.
+read as UTC, with one warning. A unit the time column's name states (`epoch_ms`, `ts_us`) is the unit
+of every epoch number, whatever its magnitude: the name is what the writer meant, and times relative
+to a start (`t_ms` from 0) keep their spacing.
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ _ISO = re.compile(
 )
 _MAX_CACHED_DATES = 100_000
 _POWERS_OF_TEN: tuple[int, ...] = tuple(10**digits for digits in range(10))
+ISO_TIME = _ISO
+"""ISO 8601 as this module reads it: a date, optionally a time of day, a fraction and a zone."""
 NAIVE_ISO = "timestamps have no time zone; read as UTC"
 OUT_OF_RANGE = "is not a time (after the year 5138, or before 1653)"
 
@@ -63,8 +67,10 @@ class BadTime(ValueError):
 class TimeReader:
     """Timestamps to epoch nanoseconds for one file, holding it to the kind its first one set."""
 
-    def __init__(self, report: ParseReport) -> None:
+    def __init__(self, report: ParseReport, named_unit: EpochUnit | None = None) -> None:
         self._report = report
+        self._named_unit = named_unit
+        """The unit the time column's name states, if it states one: it takes every epoch number."""
         self.unit: EpochUnit | None = None
         self.iso = False
         self.naive_line: int | None = None
@@ -72,6 +78,20 @@ class TimeReader:
         self._low = self._high = 0.0
         self._scale = 0
         self._dates: dict[str, int] = {}
+
+    @property
+    def low(self) -> float:
+        """Integers from `low` (inclusive) to `high` are in the file's unit, once it has one."""
+        return self._low
+
+    @property
+    def high(self) -> float:
+        return self._high
+
+    @property
+    def scale_ns(self) -> int:
+        """Nanoseconds per unit of the file's epoch numbers (0 before the first one)."""
+        return self._scale
 
     def number(self, value: float, line: int) -> int:
         """A JSON number: an int is exact; a float goes through its shortest text, which is exact for
@@ -129,9 +149,18 @@ class TimeReader:
     def _epoch(self, value: float) -> EpochUnit:
         if not abs(value) < EpochUnit.NANOSECONDS.high:  # and not NaN: it must not set the file's unit
             raise BadTime(f"timestamp {value!r:.40} {OUT_OF_RANGE}")
-        unit = epoch_unit(value)
         if self.iso:
             raise BadTime(f"epoch timestamp {value!r} in a file whose timestamps are ISO 8601")
+        named = self._named_unit
+        if named is not None:
+            if self.unit is None:
+                self.unit = named
+                # Any magnitude is in the named unit, up to the last time the stores keep.
+                self._low, self._high = 0.0, float(MAX_TIME_NS // named.scale_ns + 1)
+                self._scale = named.scale_ns
+                self._report.warn(0, f"timestamps: epoch {named.label} (as the column's name says)")
+            return named
+        unit = epoch_unit(value)
         if self.unit is None:
             self.unit = unit
             self._low, self._high, self._scale = unit.low, unit.high, unit.scale_ns

@@ -2,7 +2,8 @@
 
 Only suffixes that mean one thing are read; anything else has no unit rather than a wrong one.
 Prometheus' `_total`/`_sum` counters keep the unit of the word before them, and `_per_second` adds
-`/s` to it.
+`/s` to it. Sizes in `kB`/`MB`/`GB` are read as KiB/MiB/GiB, as sysstat and /proc mean them; a name
+starting with `%` (`%user`, as `sadf -d` writes) is a percentage.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ import re
 
 _SUFFIX_UNITS: dict[str, str] = {
     "ns": "ns",
+    "nsec": "ns",
+    "nanos": "ns",
     "nanoseconds": "ns",
     "us": "µs",
     "µs": "µs",
@@ -32,6 +35,7 @@ _SUFFIX_UNITS: dict[str, str] = {
     "mib": "MiB",
     "mb": "MiB",
     "gib": "GiB",
+    "gb": "GiB",
     "pct": "%",
     "percent": "%",
     "percentage": "%",
@@ -45,6 +49,8 @@ _WORD = re.compile(r"[._\-\s/]+")
 @functools.lru_cache(maxsize=65_536)
 def unit_from_name(name: str) -> str | None:
     """`latency_ms` -> `ms`, `rx_bytes_total` -> `B`, `io_bytes_per_second` -> `B/s`; else None."""
+    if name.startswith("%"):
+        return "%"
     words = [w for w in _WORD.split(name.lower()) if w]
     per_second = False
     if len(words) > 2 and words[-2:] in (["per", "second"], ["per", "sec"], ["per", "s"]):

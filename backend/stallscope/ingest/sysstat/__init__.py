@@ -25,7 +25,8 @@ Series names are `<group>.<field>`, with the table's label column as a label:
   `vm.free`, `vm.buff`, `vm.cache` (`KiB`), `vm.si`/`so` (`KiB/s`), `vm.bi`/`bo` (`blocks/s`),
   `vm.in`/`cs` (`/s`).
 - `net.<field>` with `iface`; `irq.rate` with `irq` and `cpu` (sar -I, mpstat -I), `softirq.rate`
-  likewise; `fs.<field>` with `filesystem` (sar -F); `softnet.<field>` with `cpu` (sar -n SOFT).
+  likewise; `fs.<field>` with `filesystem` (sar -F); `softnet.<field>` with `cpu` (sar -n SOFT);
+  `fc.fch_rxf`, `fc.fch_txf`, `fc.fch_rxw`, `fc.fch_txw` (`/s`) with `fchost` (sar -n FC).
 - `pressure.<cpu|io|memory>.<some|full>.<avg10|avg60|avg300|interval>` (sar -q PSI, `%`), the names
   the collector's /proc sampler uses for the same files.
 - Every other sar section gets a group named after it (`paging.*` for -B, `load.*` for -q, `task.*`

@@ -27,6 +27,7 @@ LABEL_COLUMNS: dict[str, tuple[str, str]] = {
     "IN": ("voltage", "sensor"),
     "DEVICE": ("sensor", "device"),
     "BUS": ("usb", "bus"),
+    "FCHOST": ("fc", "fchost"),  # sar -n FC; sysstat 12 prints it last, after the counters
 }
 
 _GROUP_BY_FIRST_COLUMN: dict[str, str] = {

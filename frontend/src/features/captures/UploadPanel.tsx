@@ -7,6 +7,12 @@ import type { UploadItem } from './useUploads';
 interface Props {
   host: string;
   onHost: (host: string) => void;
+  /** The time column of CSV and JSON-lines uploads; blank: found by name or content. */
+  timeColumn: string;
+  onTimeColumn: (column: string) => void;
+  /** Wall-clock start (datetime-local, browser time) for captures nothing else aligns; blank: none. */
+  start: string;
+  onStart: (start: string) => void;
   onFiles: (files: File[]) => void;
   items: UploadItem[];
   onCancel: (key: number) => void;
@@ -14,7 +20,7 @@ interface Props {
   onClearFinished: () => void;
 }
 
-export function UploadPanel({ host, onHost, onFiles, items, onCancel, onDismiss, onClearFinished }: Props) {
+export function UploadPanel({ host, onHost, timeColumn, onTimeColumn, start, onStart, onFiles, items, onCancel, onDismiss, onClearFinished }: Props) {
   const id = useId();
   const fileRef = useRef<HTMLInputElement>(null);
   const finished = items.some((i) => i.state !== 'sending');
@@ -45,6 +51,31 @@ export function UploadPanel({ host, onHost, onFiles, items, onCancel, onDismiss,
           placeholder="optional, e.g. db-3"
           value={host}
           onChange={(e) => onHost(e.target.value)}
+        />
+        <label htmlFor={`${id}-time-column`} className="muted small">
+          Time column
+        </label>
+        <input
+          id={`${id}-time-column`}
+          className="upload__host"
+          placeholder="found if blank"
+          title="CSV and JSON-lines files: the column (or key) that holds the time, when the console picks the wrong one or none"
+          data-testid="upload-time-column"
+          value={timeColumn}
+          onChange={(e) => onTimeColumn(e.target.value)}
+        />
+        <label htmlFor={`${id}-start`} className="muted small">
+          Started at
+        </label>
+        <input
+          id={`${id}-start`}
+          type="datetime-local"
+          step={1}
+          className="upload__start"
+          title="Your local time. For captures nothing else puts on the wall clock (perf script without -F +tod, no clock anchors of the host): their first record is placed here. Others ignore it."
+          data-testid="upload-start"
+          value={start}
+          onChange={(e) => onStart(e.target.value)}
         />
         <span className="muted small">
           or drop <code>perf script</code> files (plain, .gz or .zst) anywhere on this page

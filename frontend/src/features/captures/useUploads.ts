@@ -1,8 +1,9 @@
 /** In-flight uploads of one incident: local UI state (progress per file), not server state. */
+import { localInputToUtcIso } from '../../shared/time';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { uploadUrl } from '../../api/endpoints';
 import { errorMessage } from '../../api/http';
-import { uploadCapture } from '../../api/upload';
+import { uploadCapture, withUploadOptions } from '../../api/upload';
 
 export interface UploadItem {
   key: number;
@@ -19,6 +20,16 @@ let nextKey = 1;
 
 export function useUploads(incidentId: number, onUploaded: () => void) {
   const [items, setItems] = useState<UploadItem[]>([]);
+  /** The time column the next uploads name (CSV and JSON lines); blank: the console finds it. */
+  const [timeColumn, setTimeColumn] = useState('');
+  const timeColumnRef = useRef(timeColumn);
+  /** The wall-clock start the next uploads give (a datetime-local value, the browser's time zone). */
+  const [start, setStart] = useState('');
+  const startRef = useRef(start);
+  useEffect(() => {
+    timeColumnRef.current = timeColumn;
+    startRef.current = start;
+  });
   const aborts = useRef(new Map<number, () => void>());
   const onUploadedRef = useRef(onUploaded);
   useEffect(() => {
@@ -44,7 +55,11 @@ export function useUploads(incidentId: number, onUploaded: () => void) {
           ...list,
           { key, name: file.name, size: file.size, progress: 0, state: 'sending', error: null, captureId: null },
         ]);
-        const handle = uploadCapture(uploadUrl(incidentId, file.name, host), file, (progress) => patch(key, { progress }));
+        const url = withUploadOptions(uploadUrl(incidentId, file.name, host), {
+          timeColumn: timeColumnRef.current,
+          start: localInputToUtcIso(startRef.current) ?? '',
+        });
+        const handle = uploadCapture(url, file, (progress) => patch(key, { progress }));
         aborts.current.set(key, handle.abort);
         handle.promise
           .then((capture) => {
@@ -62,5 +77,5 @@ export function useUploads(incidentId: number, onUploaded: () => void) {
   const dismiss = (key: number) => setItems((list) => list.filter((it) => it.key !== key));
   const clearFinished = () => setItems((list) => list.filter((it) => it.state === 'sending'));
 
-  return { items, upload, cancel, dismiss, clearFinished };
+  return { items, upload, cancel, dismiss, clearFinished, timeColumn, setTimeColumn, start, setStart };
 }

@@ -1,8 +1,15 @@
-"""A metrics CSV's header row: its delimiter, its time column, and long or wide form.
+"""A metrics CSV's header row: its time column, and long or wide form.
 
 Long form has `name` and `value` columns (any case): one point per row, every other column a label
 (`unit`, if present, is the unit). Wide form has one column per series, named by its header; a
-header may carry labels the Prometheus way (`latency_ms{host="a"}`).
+header may carry labels the Prometheus way (`latency_ms{host="a"}`). The time column is found by the
+rules of `time_columns`, from the names and the first rows.
+
+A column whose first rows hold mostly text (`running`, `db1`) is not a series. When rows share a time
+(`time,cpu,user,system` with a row per CPU, or per state, per event), the text is what tells those
+rows apart: such columns are labels, and so are numeric columns named like an identifier (`cpu`,
+`pid`, `device`). When each row has its own time, a text column tells nothing apart and would make a
+series per distinct text (a `message` column): it is skipped, with one warning naming it.
 """
 
 from __future__ import annotations
@@ -10,18 +17,43 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from stallscope.ingest.appmetrics.common import TIME_KEYS, Labels
+from stallscope.ingest.appmetrics.common import Labels
+from stallscope.ingest.appmetrics.csv_head import (
+    DELIMITERS,
+    column_samples,
+    is_missing,
+    is_number,
+    sniff_delimiter,
+)
+from stallscope.ingest.appmetrics.time_columns import TimeColumn, find_time_column, is_time_name
 from stallscope.ingest.appmetrics.units import unit_from_name
 from stallscope.ingest.model import ParseError
 
-DELIMITERS = (",", ";", "\t")
+__all__ = ["DELIMITERS", "Header", "WideColumn", "read_header", "sniff_delimiter"]
+
 _SELECTOR = re.compile(r"\s*([^{}\s][^{}]*?)\s*\{(.*)\}\s*\Z")
 _LABEL = re.compile(r'\s*([A-Za-z_][A-Za-z0-9_.\-]*)\s*=\s*"((?:[^"\\]|\\.)*)"\s*(?:,|\Z)')
-
-
-def sniff_delimiter(line: str) -> str:
-    """The most frequent of `,`, `;` and tab in the header line (comma when there is none)."""
-    return max(DELIMITERS, key=line.count) if any(d in line for d in DELIMITERS) else ","
+IDENTIFIER_NAMES = frozenset(
+    {
+        "cpu",
+        "core",
+        "pid",
+        "tid",
+        "uid",
+        "device",
+        "dev",
+        "disk",
+        "iface",
+        "interface",
+        "host",
+        "hostname",
+        "instance",
+        "node",
+        "irq",
+        "shard",
+    }
+)
+"""Numeric columns that name a thing rather than measure it: labels when rows share a time."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,7 +66,8 @@ class WideColumn:
 
 @dataclass(frozen=True, slots=True)
 class Header:
-    """Where things are in each row. `name_index` is None for wide form."""
+    """Where things are in each row. `name_index` is None for wide form; `label_columns` are the
+    label cells of either form; `skipped` the text columns wide form leaves out."""
 
     width: int
     time_index: int
@@ -43,35 +76,65 @@ class Header:
     unit_index: int | None = None
     label_columns: tuple[tuple[int, str], ...] = ()
     wide: tuple[WideColumn, ...] = ()
+    time: TimeColumn | None = None
+    skipped: tuple[str, ...] = ()
 
 
-def read_header(cells: list[str], line: int) -> Header:
-    """The layout the header row `cells` sets; ParseError if it has no time column."""
-    names = [cell.strip().lstrip("\ufeff") for cell in cells]
-    lowered = [name.lower() for name in names]
-    time_index = next((lowered.index(key) for key in TIME_KEYS if key in lowered), None)
-    if time_index is None:
-        raise ParseError(
-            line,
-            "no time column in the CSV header; name one of "
-            + ", ".join(TIME_KEYS)
-            + f" (any case); the header has {', '.join(repr(n) for n in names[:20])}",
-        )
+def read_header(
+    names: list[str], line: int, samples: list[list[str]] | None = None, time_column: str | None = None
+) -> Header:
+    """The layout the header row's `names` set, with the first rows under it (`samples`) to tell
+    text columns and find the time; ParseError if it has no time column (or not `time_column`)."""
+    rows = samples or []
     width = len(names)
+    columns = column_samples(rows, width)
+    time = find_time_column(names, columns, time_column, line)
+    time_index = time.index
+    lowered = [name.lower() for name in names]
     if "name" in lowered and "value" in lowered:
         name_index, value_index = lowered.index("name"), lowered.index("value")
         unit_index = lowered.index("unit") if "unit" in lowered else None
         taken = {time_index, name_index, value_index, unit_index}
         labels = tuple((i, names[i]) for i in range(width) if i not in taken and names[i])
-        return Header(width, time_index, name_index, value_index, unit_index, labels)
-    wide = tuple(_wide_column(i, names[i]) for i in range(width) if i != time_index and names[i])
+        return Header(width, time_index, name_index, value_index, unit_index, labels, time=time)
+    shared_times = len({row[time_index] for row in rows}) < len(rows)
+    label_columns: list[tuple[int, str]] = []
+    skipped: list[str] = []
+    wide: list[WideColumn] = []
+    for i, name in enumerate(names):
+        if i == time_index or not name:
+            continue
+        text = _holds_text(columns[i])
+        if text and is_time_name(name):
+            skipped.append(name)  # another time (a date beside the time): neither a series nor a label
+        elif shared_times and (text or lowered[i] in IDENTIFIER_NAMES):
+            label_columns.append((i, name))
+        elif text:
+            skipped.append(name)
+        else:
+            wide.append(_wide_column(i, name))
     if not wide:
+        held = f" (text in {', '.join(repr(n) for n in skipped[:10])})" if skipped else ""
         raise ParseError(
             line,
-            "the CSV header has a time column but no series: "
-            "add `name` and `value` columns, or one column per series",
+            f"the CSV header has a time column ({time.name!r}) but no series{held}: "
+            "add `name` and `value` columns, or one column of numbers per series",
         )
-    return Header(width, time_index, wide=wide)
+    return Header(
+        width,
+        time_index,
+        label_columns=tuple(label_columns),
+        wide=tuple(wide),
+        time=time,
+        skipped=tuple(skipped),
+    )
+
+
+def _holds_text(cells: list[str]) -> bool:
+    """Whether most of a column's first values are text: one bad number does not make a column text
+    (its row is dropped, with a warning), and `all` among CPU numbers is told by the column's name."""
+    present = [cell for cell in cells if not is_missing(cell)]
+    return sum(not is_number(cell) for cell in present) * 2 > len(present)
 
 
 def _wide_column(index: int, header: str) -> WideColumn:

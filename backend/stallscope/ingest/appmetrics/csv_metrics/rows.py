@@ -1,22 +1,23 @@
 """The general way through a metrics CSV: row by row from the C `csv` reader, every rule checked.
 
 A row that does not fit (wrong field count, bad time, a value that is not a number) is dropped with a
-warning naming its line; in wide form an empty cell just means no point. A wide row with every cell
-filled is one `MetricRow` under the header's layout; one with empty cells is the points it has. A
-last line without its newline is kept if it reads as a whole row, and reported as cut otherwise. The
-fast path (`fast`) reads plain rows of a chunk at once and leaves every other row here; the caches
-are shared.
+warning naming its line; in wide form an empty cell (or `-`, `n/a`, `null`…) just means no point. A
+wide row with every cell filled is one `MetricRow` under the header's layout (the row's label set's,
+when the file has label columns); one with empty cells is the points it has. A last line without its
+newline is kept if it reads as a whole row, and reported as cut otherwise. The fast path (`fast`)
+reads plain rows of a chunk at once and leaves every other row here; the caches are shared.
 """
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Iterator
 from operator import itemgetter
 from typing import TYPE_CHECKING
 
-from stallscope.ingest.appmetrics.common import Labels, cut, drop
-from stallscope.ingest.appmetrics.csv_metrics.header import Header, WideColumn
+from stallscope.ingest.appmetrics.common import Labels, drop
+from stallscope.ingest.appmetrics.csv_head import is_missing
+from stallscope.ingest.appmetrics.csv_metrics.header import Header
+from stallscope.ingest.appmetrics.csv_runs import checked, fits
 from stallscope.ingest.appmetrics.timestamps import BadTime, TimeReader
 from stallscope.ingest.appmetrics.units import unit_from_name
 from stallscope.ingest.model import MetricPoint, MetricRow, ParseReport, RowSeries
@@ -50,7 +51,12 @@ class Rows:
             tuple(column.labels for column in wide),
             tuple(column.unit for column in wide),
         )
-        """The columns of a wide row, shared by every row."""
+        """The columns of a wide row, shared by every row (with no label columns)."""
+        self.labelled_series: dict[Labels, RowSeries] = {}
+        """The columns of a wide row by the row's label set, when the file has label columns."""
+        self.joined_series: dict[str, RowSeries] = {}
+        """The same, for the fast path: by the label cells joined with the delimiter (a string's hash
+        is kept, a label set's is worked out again at every lookup)."""
 
     def read(self, rows: Reader, offset: int) -> Iterator[MetricPoint | MetricRow]:
         """The records of `rows`, whose first line is line `offset + 1` of the file."""
@@ -67,6 +73,17 @@ class Rows:
                 self.label_sets[key] = found
         return found
 
+    def series_for(self, labels: Labels) -> RowSeries:
+        """The columns of a wide row whose label cells give `labels` (each column's own added)."""
+        found = self.labelled_series.get(labels)
+        if found is None:
+            base = self.wide_series
+            merged = tuple(tuple(sorted(labels + own)) if own else labels for own in base.labels)
+            found = RowSeries(base.names, merged, base.units)
+            if len(self.labelled_series) < MAX_CACHED:
+                self.labelled_series[labels] = found
+        return found
+
     def unit(self, name: str) -> str | None:
         """The unit a series name implies."""
         if name in self.units:
@@ -78,14 +95,7 @@ class Rows:
 
     def _fits(self, row: list[str], line: int) -> bool:
         """Whether the row has the header's width; a short last line is reported as cut."""
-        header, reader = self.header, self.reader
-        if len(row) == header.width:
-            return True
-        if reader.cut_tail and line == reader.number:
-            cut(self.report, line)
-        elif row and any(row):
-            drop(self.report, line, f"expected {header.width} fields as in the header, found {len(row)}")
-        return False
+        return fits(row, line, self.header.width, self.reader, self.report)
 
     def _long(self, rows: Reader, offset: int) -> Iterator[MetricPoint]:
         header, times, report, label_key = self.header, self.times, self.report, self.label_key
@@ -119,7 +129,7 @@ class Rows:
 
     def _wide(self, rows: Reader, offset: int) -> Iterator[MetricPoint | MetricRow]:
         header, times, report, series = self.header, self.times, self.report, self.wide_series
-        time_i, columns = header.time_index, header.wide
+        time_i, columns, label_key = header.time_index, header.wide, self.label_key
         for row in checked(rows, offset, report):
             line = offset + rows.line_num
             if len(row) != header.width and not self._fits(row, line):
@@ -130,34 +140,27 @@ class Rows:
                 drop(report, line, str(exc))
                 continue
             values: list[float] = []
-            present: list[WideColumn] = []
-            for column in columns:
+            present: list[int] = []
+            for at, column in enumerate(columns):
                 cell = row[column.index]
-                if not cell:
+                if not cell or is_missing(cell):
                     continue
                 try:
                     values.append(number(cell))
                 except ValueError:
                     drop(report, line, f"{cell!r} under {column.name!r} is not a number")
                     break
-                present.append(column)
+                present.append(at)
             else:
+                row_series = (
+                    series if label_key is None else self.series_for(self.labels(label_key(row), row))
+                )
                 if len(values) == len(columns):
-                    yield MetricRow(line, time_ns, series, values)
+                    yield MetricRow(line, time_ns, row_series, values)
                 else:
-                    for column, value in zip(present, values, strict=True):
-                        yield MetricPoint(line, column.name, time_ns, value, column.labels, column.unit)
-
-
-def checked(rows: Reader, offset: int, report: ParseReport) -> Iterator[list[str]]:
-    """The rows, skipping (with a warning) those the csv module refuses; it reads on after one."""
-    while True:
-        try:
-            yield from rows
-        except csv.Error as exc:
-            drop(report, offset + rows.line_num, f"not CSV: {exc}")
-        else:
-            return
+                    names, label_sets, units = row_series.names, row_series.labels, row_series.units
+                    for at, value in zip(present, values, strict=True):
+                        yield MetricPoint(line, names[at], time_ns, value, label_sets[at], units[at])
 
 
 def number(cell: str) -> float:

@@ -27,15 +27,19 @@ _MAX_MISSES = 64
 Numbered = list[tuple[int, bytes]]
 
 
-def parse_jsonl(stream: BinaryIO, report: ParseReport) -> Iterator[MetricPoint | MetricRow]:
+def parse_jsonl(
+    stream: BinaryIO, report: ParseReport, time_column: str | None = None
+) -> Iterator[MetricPoint | MetricRow]:
     """Yield the records of JSON-lines metrics read from `stream`, filling `report` as it goes:
-    points, and a row for each wide line the fast path reads."""
+    points, and a row for each wide line the fast path reads. `time_column` names the time key."""
     # Chunks of lines, each line's records: two levels of iterables, and no generator step per line.
-    return chain.from_iterable(chain.from_iterable(_chunks(stream, report)))
+    return chain.from_iterable(chain.from_iterable(_chunks(stream, report, time_column)))
 
 
-def _chunks(stream: BinaryIO, report: ParseReport) -> Iterator[Iterable[Iterable[MetricPoint | MetricRow]]]:
-    objects = ObjectReader(report)
+def _chunks(
+    stream: BinaryIO, report: ParseReport, time_column: str | None
+) -> Iterator[Iterable[Iterable[MetricPoint | MetricRow]]]:
+    objects = ObjectReader(report, time_column)
     reader = text_lines(stream)
     template: Template | None = None
     seen_any = False

@@ -1,6 +1,8 @@
 """The general way from a decoded JSON-lines object to points: every rule, every reason to drop.
 
-Each object has a time under `ts`, `time` or `timestamp` (any case), and either
+Each object has a time under the key the first object's keys and values set by the rules of
+`time_columns` (`ts`, `@timestamp`, `epoch_us`, a key holding ISO 8601 text…, or the key given at
+upload), and either
 - long form: `"name"` and `"value"` (a number or numeric text), optional `"labels": {...}` and
   `"unit"`; or
 - wide form: every other key with a number is a series of that name at that time; keys with text
@@ -13,23 +15,32 @@ from __future__ import annotations
 
 from typing import Any
 
-from stallscope.ingest.appmetrics.common import TIME_KEYS, Labels, drop, label_text, number
+from stallscope.ingest.appmetrics.common import Labels, drop, label_text, number
+from stallscope.ingest.appmetrics.time_columns import TIME_NAMES, find_time_column, named_unit
 from stallscope.ingest.appmetrics.timestamps import BadTime, TimeReader
 from stallscope.ingest.appmetrics.units import unit_from_name
-from stallscope.ingest.model import MetricPoint, ParseReport
+from stallscope.ingest.model import MetricPoint, ParseError, ParseReport
 
 MAX_CACHED = 100_000
 TIME, SKIP, SERIES = "time", "skip", "series"
-"""Roles of keys: the time, `labels`/`unit` and the empty key (it names nothing, as an empty CSV header
-cell does not), and everything else."""
+"""Roles of keys: the time (the file's time key, and any key named only `ts`, `time`, `date`…),
+`labels`/`unit` and the empty key (it names nothing, as an empty CSV header cell does not), and
+everything else."""
+_NOT_TIMES = frozenset({"labels", "unit", "name", "value", ""})
+NO_TIME = "no time: no key is named like one (ts, time, timestamp, @timestamp, epoch…) or holds one"
 
 
 class ObjectReader:
     """Decoded objects to points, working out what repeats (key roles, units, label sets) once."""
 
-    def __init__(self, report: ParseReport) -> None:
+    def __init__(self, report: ParseReport, time_key: str | None = None) -> None:
         self.report = report
-        self.times = TimeReader(report)
+        self.times = TimeReader(report, named_unit(time_key) if time_key is not None else None)
+        self._given = time_key is not None
+        self.time_key = time_key
+        """The file's time key: given at upload, or set by the first object with one."""
+        if time_key is not None:
+            report.warn(0, f"time key: {time_key!r} (as given at upload)")
         self._roles: dict[str, str] = {}
         self._units: dict[str, str | None] = {}
         self._labels: dict[object, Labels] = {}
@@ -45,12 +56,40 @@ class ObjectReader:
             return self._long(obj, line, time_ns)
         return self._wide(obj, line, time_ns)
 
+    def time_key_for(self, obj: dict[str, Any]) -> str | None:
+        """The key of `obj` that holds its time; the first object that has one sets the file's."""
+        key = self.time_key
+        if key is None:
+            key = self._choose(obj)
+            if key is None:
+                return None
+        if key in obj:
+            return key
+        if self._given:  # the same name in another case, or none
+            return next((k for k in obj if k.lower() == key.lower()), key)
+        return next((k for k in obj if k.lower() in TIME_NAMES), None)  # a line laid out otherwise
+
+    def _choose(self, obj: dict[str, Any]) -> str | None:
+        keys = [key for key in obj if key not in _NOT_TIMES]
+        try:
+            found = find_time_column(keys, [[obj[key]] for key in keys])
+        except ParseError:
+            return None
+        self.time_key = found.name
+        self.times = TimeReader(self.report, named_unit(found.name))  # nothing was read with the old one
+        self._roles.clear()
+        note = found.note()
+        if note is not None:
+            self.report.warn(0, note.replace("column", "key"))
+        return found.name
+
     def role(self, key: str) -> str:
         """What a key is: the time, one to skip, or a series (or a text label, in wide form)."""
         role = self._roles.get(key)
         if role is None:
-            lowered = key.lower()
-            role = TIME if lowered in TIME_KEYS else SKIP if key in ("labels", "unit", "") else SERIES
+            lowered, chosen = key.lower(), self.time_key
+            time = lowered in TIME_NAMES or (chosen is not None and lowered == chosen.lower())
+            role = TIME if time else SKIP if key in ("labels", "unit", "") else SERIES
             if len(self._roles) < MAX_CACHED:
                 self._roles[key] = role
         return role
@@ -66,14 +105,10 @@ class ObjectReader:
 
     def time(self, obj: dict[str, Any], line: int) -> int:
         """The object's time in epoch nanoseconds; BadTime if it has none this file can use."""
-        for key in TIME_KEYS:
-            if key in obj:
-                value = obj[key]
-                break
-        else:
-            value = next((obj[k] for k in obj if self.role(k) == TIME), None)
-            if value is None:
-                raise BadTime("no time: name it ts, time or timestamp")
+        key = self.time_key_for(obj)
+        if key is None or key not in obj:
+            raise BadTime(NO_TIME if key is None else f"no time: the line has no {key!r}")
+        value = obj[key]
         kind = type(value)
         if kind is str:
             return self.times.text(value, line)

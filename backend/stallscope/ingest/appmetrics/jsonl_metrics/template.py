@@ -19,8 +19,8 @@ from collections.abc import Callable, Iterable
 from operator import itemgetter
 from typing import Any
 
-from stallscope.ingest.appmetrics.common import TIME_KEYS, Labels, drop
-from stallscope.ingest.appmetrics.jsonl_metrics.reader import MAX_CACHED, SERIES, TIME, ObjectReader
+from stallscope.ingest.appmetrics.common import Labels, drop
+from stallscope.ingest.appmetrics.jsonl_metrics.reader import MAX_CACHED, SERIES, ObjectReader
 from stallscope.ingest.appmetrics.row_points import row_record_maker
 from stallscope.ingest.appmetrics.timestamps import BadTime
 from stallscope.ingest.json_text import loads
@@ -79,7 +79,7 @@ def learn(raw: bytes, obj: dict[str, Any], objects: ObjectReader, fallback: Read
         body = comma.join(name + colon + value for name, value in zip(names, values, strict=True))
         compiled = re.compile(opening + body + closing)
         if compiled.fullmatch(raw) is not None:
-            return _Layout(compiled, list(obj), kinds).template(objects, fallback)
+            return _Layout(compiled, list(obj), kinds).template(objects, fallback, objects.time_key_for(obj))
     return None
 
 
@@ -91,12 +91,9 @@ class _Layout:
         self.keys = keys
         self.kinds = kinds
 
-    def template(self, objects: ObjectReader, fallback: ReadLine) -> Template | None:
+    def template(self, objects: ObjectReader, fallback: ReadLine, time_key: str | None) -> Template | None:
         keys, kinds = self.keys, self.kinds
-        # The time: the first of ts, time, timestamp present, else the first key that reads as one.
-        time_at = next((keys.index(k) for k in TIME_KEYS if k in keys), None)
-        if time_at is None:
-            time_at = next((i for i, key in enumerate(keys) if objects.role(key) == TIME), None)
+        time_at = keys.index(time_key) if time_key in keys else None  # the file's time key (`reader`)
         if time_at is None or kinds[time_at] not in (NUMBER, STRING):
             return None  # no usable time: every line is dropped, the general way says why
         labels_at = keys.index("labels") if "labels" in keys else None
@@ -158,9 +155,8 @@ class _Times:
         if self._text:
             return reader.text(raw.decode(), line)
         time_ns = reader.number(int(raw) if _INTEGER.fullmatch(raw) else float(raw), line)
-        unit = reader.unit
-        if unit is not None:
-            self.low, self.high, self.scale = unit.low, unit.high, unit.scale_ns
+        if reader.unit is not None:
+            self.low, self.high, self.scale = reader.low, reader.high, reader.scale_ns
         return time_ns
 
 
