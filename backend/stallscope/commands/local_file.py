@@ -15,7 +15,7 @@ from typing import BinaryIO
 
 from stallscope.ingest.clock import ClockMapping, clock_mapping
 from stallscope.ingest.model import CaptureClock, ParseError, ParseReport, Record
-from stallscope.ingest.registry import HEAD_BYTES, Importer, detect_importer
+from stallscope.ingest.registry import EMPTY, HEAD_BYTES, Importer, detect_importer
 from stallscope.kit.compression import Compression, decompressing_reader, sniff_compression
 from stallscope.kit.readers import PrefixedReader, read_head
 from stallscope.kit.stream_decoder import CorruptCompression
@@ -62,6 +62,8 @@ def read_stream(name: str, raw: BinaryIO) -> LocalCapture:
     except CorruptCompression as exc:  # nothing at all decompresses
         raise ParseError(0, str(exc)) from exc
     importer = detect_importer(head)
+    if importer is EMPTY:  # the server keeps it as an empty capture; a command has nothing to work on
+        raise ParseError(0, "the file is empty")
     text = io.BufferedReader(PrefixedReader(head, stream), buffer_size=1 << 20)
     return LocalCapture(name, importer, compression, report, head, text)
 

@@ -1,10 +1,10 @@
 """Exports of parsed captures in formats other tools read (folded stacks for flame-graph tools)."""
 
+from stallscope.export.capture_folded import collapse_capture, collapse_file
 from stallscope.export.folded import (
     FoldOptions,
     FoldResult,
     StackFolder,
-    collapse_file,
     fold,
     fold_by_event,
     folded_lines,
@@ -15,6 +15,7 @@ __all__ = [
     "FoldOptions",
     "FoldResult",
     "StackFolder",
+    "collapse_capture",
     "collapse_file",
     "fold",
     "fold_by_event",

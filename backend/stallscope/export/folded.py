@@ -17,13 +17,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import BinaryIO
 
 from stallscope.ingest.model import Frame, FrameKind, ParseReport, Sample, Stack
-from stallscope.ingest.perf_script import NamingOptions, parse_perf_script
+from stallscope.ingest.perf_script import NamingOptions
 from stallscope.ingest.perf_script.header import normalise_event
-from stallscope.kit.compression import open_capture
 
 NO_STACK_FRAME = "[no stack]"
 _WRITE_BATCH_LINES = 4096
@@ -240,20 +238,6 @@ def write_folded(counts: Mapping[str, int], out: BinaryIO) -> None:
             out.write(b"".join(batch))
             batch.clear()
     out.write(b"".join(batch))
-
-
-def collapse_file(path: Path, options: FoldOptions, out: BinaryIO) -> ParseReport:
-    """`stackcollapse-perf.pl` for a plain, gzip or zstd `perf script` file: folded lines to `out`.
-
-    Raises ParseError when the file is not `perf script` output. What was skipped (other events,
-    empty call chains) is added to the returned report as warnings.
-    """
-    report = ParseReport()
-    with open_capture(path, report) as stream:  # damaged compression: a warning, what decoded is kept
-        result = fold(parse_perf_script(stream, report, options.naming), options)
-    write_folded(result.counts, out)
-    report_omissions(result, options, report)
-    return report
 
 
 def report_omissions(result: FoldResult, options: FoldOptions, report: ParseReport) -> None:

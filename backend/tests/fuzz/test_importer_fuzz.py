@@ -72,6 +72,7 @@ def test_the_registry_picks_an_importer_or_says_why_not(data: bytes) -> None:
 KEEPS_GOING = frozenset(
     {
         "collapsed",
+        "events-csv",
         "ftrace",
         "metrics-csv",
         "metrics-jsonl",
@@ -79,6 +80,7 @@ KEEPS_GOING = frozenset(
         "perf-script",
         "perf-trace",
         "perf-trace-T",
+        "proc-stacks",
         "stallscope-proc",
         "stap-faults",
         "sysstat",

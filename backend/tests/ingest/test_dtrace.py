@@ -81,3 +81,32 @@ def test_importer_and_detect() -> None:
     assert (IMPORTER.name, IMPORTER.clock.value) == ("dtrace", "none")
     assert detect((DATA / "ustack_count.txt").read_bytes())
     assert detect((DATA / "execname_stack_sum.txt").read_bytes())
+
+
+def test_the_last_value_without_its_newline_closes_its_record() -> None:
+    data = (DATA / "ustack_count.txt").read_bytes().rstrip(b"\n")
+    samples, report = parse(data)
+    assert [s.period for s in samples] == [17, 102, 2048]
+    assert (report.truncated, report.warnings) == (False, [])
+
+
+def test_comment_lines_before_and_between_records() -> None:
+    text = (DATA / "ustack_count.txt").read_bytes()
+    marked = b"# dtrace -n 'profile-997 { @[ustack()] = count() }', host sol-3\n" + text.replace(
+        b"\n\n", b"\n# next record\n", 1
+    )
+    assert detect(marked)
+    samples, report = parse(marked)
+    assert [(s.period, s.event) for s in samples] == [
+        (17, "profile-997"),
+        (102, "profile-997"),
+        (2048, "profile-997"),
+    ]
+    assert (report.dropped_lines, report.warnings) == (0, [])
+
+
+def test_utf16_with_a_bom() -> None:
+    text = (DATA / "ustack_count.txt").read_text().replace("\n", "\r\n").encode("utf-16")
+    samples, report = parse(text)
+    assert [s.period for s in samples] == [17, 102, 2048]
+    assert report.warnings == []

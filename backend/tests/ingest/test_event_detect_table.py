@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from stallscope.ingest import collapsed, dtrace, ftrace, perf_script, perf_trace, sched, stap
+from stallscope.ingest import collapsed, dtrace, ftrace, perf_script, perf_trace, proc_stacks, sched, stap
 
 DATA = Path(__file__).parent / "data"
 
@@ -21,6 +21,7 @@ DETECTORS: dict[str, Callable[[bytes], bool]] = {
     "ftrace": ftrace.detect,
     "collapsed": collapsed.detect,
     "dtrace": dtrace.detect,
+    "proc-stacks": proc_stacks.detect,
 }
 
 PERF_SCRIPT = (
@@ -52,6 +53,12 @@ HEADS: dict[str, bytes] = {
     "collapsed": b"java;start_thread;run 12\nbash;main;read 3\nbash 1\n",
     "dtrace ustack": (DATA / "dtrace" / "ustack_count.txt").read_bytes(),
     "dtrace keys": (DATA / "dtrace" / "execname_stack_sum.txt").read_bytes(),
+    "proc stacks ts_us": (DATA / "proc_stacks" / "ts_us.txt").read_bytes(),
+    "proc stacks pid state": (DATA / "proc_stacks" / "pid_state.txt").read_bytes(),
+    "proc stacks iso": (DATA / "proc_stacks" / "iso.txt").read_bytes(),
+    "proc stacks tail": (DATA / "proc_stacks" / "tail_date.txt").read_bytes(),
+    "proc stacks head": (DATA / "proc_stacks" / "head_bare.txt").read_bytes(),
+    "cat of stack files, no headers": b"[<0>] futex_do_wait+0x46/0x90\n[<0>] do_futex+0xfd/0x250\n",
     "csv metrics": b"time,cpu,usage\n2026-11-22T00:00:00Z,0,12.5\n2026-11-22T00:00:01Z,0,13 \n",
     "csv with spaces": b"host, value 12\nweb 1, 3\n",
     "difffolded": b"a;b;c 12 10\na;b 3 4\n",
@@ -79,6 +86,11 @@ EXPECTED: dict[str, set[str]] = {
     "collapsed": {"collapsed"},
     "dtrace ustack": {"dtrace"},
     "dtrace keys": {"dtrace"},
+    "proc stacks ts_us": {"proc-stacks"},
+    "proc stacks pid state": {"proc-stacks"},
+    "proc stacks iso": {"proc-stacks"},
+    "proc stacks tail": {"proc-stacks"},
+    "proc stacks head": {"proc-stacks"},
 }
 
 

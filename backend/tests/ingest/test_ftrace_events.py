@@ -12,6 +12,7 @@ from stallscope.ingest.ftrace.event_line import frame_name
 from stallscope.ingest.model import EventKind, FrameKind, ParseReport, TimedEvent
 
 DATA = Path(__file__).parent / "data" / "trace_cmd"
+FTRACE = Path(__file__).parent / "data" / "ftrace"
 REPORT = DATA / "block_wakeup.report.txt.gz"
 
 
@@ -131,3 +132,28 @@ def test_frame_names() -> None:
 def test_detect() -> None:
     with gzip.open(REPORT) as stream:
         assert detect(stream.read(65536))
+
+
+def test_a_real_trace_pipe_read_that_lost_events() -> None:
+    """`CPU:0 [LOST 1067 EVENTS]` where a too-small ring buffer overflowed before `trace_pipe` was read:
+    on the first line, before any record, and again for CPU 1 further down. Counted per CPU, once."""
+    data = (FTRACE / "events_lost.txt").read_bytes()
+    assert data.startswith(b"CPU:0 [LOST 1067 EVENTS]\n")
+    assert detect(data)
+    events, report = parse(data)
+    assert (len(events), report.dropped_lines) == (198, 0)
+    assert {e.kind for e in events} == {EventKind.TRACEPOINT}
+    assert [w.line for w in report.warnings] == [1]
+    assert report.warnings[0].message == (
+        "ftrace lost 1,836 events (CPU 0: 1,067, CPU 1: 769): the trace has gaps where its buffers were full"
+    )
+
+
+def test_lost_events_are_reported_even_when_the_warnings_are_full() -> None:
+    """The gaps outweigh one more dropped line: the summary takes the last kept warning's place."""
+    data = (FTRACE / "events_lost.txt").read_bytes() + b"".join(b"garbled %d\n" % n for n in range(150))
+    _, report = parse(data)
+    assert report.dropped_lines == 150
+    assert len(report.warnings) == report.max_warnings
+    assert report.warnings[-1].message.startswith("ftrace lost 1,836 events (CPU 0: 1,067, CPU 1: 769)")
+    assert report.suppressed_warnings == 150 - report.max_warnings + 1

@@ -10,6 +10,7 @@ import pytest
 from stallscope.ingest.ftrace import IMPORTER, detect, parse_ftrace
 from stallscope.ingest.ftrace.graph_line import read_body, us_to_ns
 from stallscope.ingest.model import EventKind, FrameKind, ParseError, ParseReport, TimedEvent
+from stallscope.ingest.registry import detect_importer
 
 DATA = Path(__file__).parent / "data" / "ftrace"
 
@@ -129,7 +130,7 @@ def test_lost_events_cut_the_open_calls() -> None:
     text = b" 0)               |  a() {\nCPU:0 [LOST 12 EVENTS]\n 0)   2.000 us    |  d();\n"
     events, report = parse(text)
     assert [(e.name, e.duration_ns) for e in events] == [("a", None), ("d", 2_000)]
-    assert "lost 12 events on CPU 0" in report.warnings[0].message
+    assert any("lost 12 events (CPU 0: 12)" in warning.message for warning in report.warnings)
 
 
 def test_comments_and_interrupt_arrows_are_skipped() -> None:
@@ -182,3 +183,78 @@ def test_importer_and_detect() -> None:
     assert (IMPORTER.name, IMPORTER.clock.value) == ("ftrace", "monotonic")
     assert detect((DATA / "function_graph.txt").read_bytes())
     assert detect((DATA / "function_graph_abstime_proc.txt").read_bytes())
+
+
+def test_without_the_duration_column() -> None:
+    """perf-tools' `funcgraph -D` (`nofuncgraph-duration`): the body follows the CPU column."""
+    data = (DATA / "function_graph_no_duration.txt").read_bytes()
+    assert detect_importer(data) is IMPORTER
+    events, report = parse(data)
+    assert (report.dropped_lines, report.truncated) == (0, False)
+    assert [(e.line, e.name, path(e), e.cpu) for e in events[:4]] == [
+        (4, "security_file_permission", ["vfs_read", "rw_verify_area", "security_file_permission"], 0),
+        (3, "rw_verify_area", ["vfs_read", "rw_verify_area"], 0),
+        (
+            9,
+            "filemap_get_pages",
+            [
+                "vfs_read",
+                "ext4_file_read_iter",
+                "generic_file_read_iter",
+                "filemap_read",
+                "filemap_get_pages",
+            ],
+            0,
+        ),
+        (
+            10,
+            "touch_atime",
+            ["vfs_read", "ext4_file_read_iter", "generic_file_read_iter", "filemap_read", "touch_atime"],
+            0,
+        ),
+    ]
+    assert sorted((e.cpu, e.name) for e in events if len(e.stack) == 1) == [(0, "vfs_read"), (1, "vfs_read")]
+    assert all(e.duration_ns is None and e.start_ns is None for e in events)  # neither column printed
+    assert not any("not an ftrace line" in w.message for w in report.warnings)
+
+
+def test_without_the_duration_column_the_exit_time_gives_the_duration() -> None:
+    data = (DATA / "function_graph_no_duration_abstime_proc.txt").read_bytes()
+    assert detect_importer(data) is IMPORTER
+    events, report = parse(data)
+    assert report.dropped_lines == 0
+    assert [(e.name, e.comm, e.tid, e.start_ns, e.duration_ns) for e in events] == [
+        ("rw_verify_area", "cat", 4711, 4_567_100_011_000, None),
+        ("filemap_read", "cat", 4711, 4_567_100_020_000, None),
+        ("ext4_file_read_iter", "cat", 4711, 4_567_100_012_000, 19_000),
+        ("vfs_read", "cat", 4711, 4_567_100_010_000, 23_000),
+        ("pipe_read", "sh", 4702, 4_567_100_101_000, 2_500_000),
+        ("vfs_read", "sh", 4702, 4_567_100_100_000, 2_502_000),
+    ]
+
+
+@pytest.mark.parametrize("tail", [b"[...]\n", b"CPU:1 [LOST 12 EVENTS]\n", b"\nEnding tracing...\n"])
+def test_one_stray_line_at_the_end_of_a_short_file_does_not_hide_it(tail: bytes) -> None:
+    text = (
+        b" 0)               |  do_nanosleep() {\n"
+        b" 0)   0.198 us    |    hrtimer_start();\n"
+        b" 0)   3.447 us    |  }\n"
+    )
+    assert detect_importer(text + tail) is IMPORTER
+    events, _ = parse(text + tail)
+    assert [(e.name, e.duration_ns) for e in events] == [("hrtimer_start", 198), ("do_nanosleep", 3_447)]
+
+
+def test_lost_events_are_counted_per_cpu_and_summed_once() -> None:
+    text = (
+        b" 0)               |  a() {\n"
+        b"CPU:0 [LOST 12 EVENTS]\n"
+        b" 1)   2.000 us    |  d();\n"
+        b"CPU:1 [LOST 300 EVENTS]\n"
+        b"CPU:0 [LOST 8 EVENTS]\n"
+    )
+    _, report = parse(text)
+    summary = [w for w in report.warnings if w.message.startswith("ftrace lost")]
+    assert [(w.line, w.message) for w in summary] == [
+        (2, "ftrace lost 320 events (CPU 0: 20, CPU 1: 300): the trace has gaps where its buffers were full")
+    ]

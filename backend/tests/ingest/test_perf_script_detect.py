@@ -48,6 +48,11 @@ def test_perf_data_magic() -> None:
     assert not looks_like_perf_data(HEADER)
 
 
+def test_a_one_sample_file_without_its_last_newline() -> None:
+    assert detect(b"app 7 [000] 1.000001: 1 cpu-clock:\n\t7f12 main (/bin/app)")
+    assert detect(b"app 7 [000] 1.000001: 1 cpu-clock:")
+
+
 @pytest.mark.parametrize(
     ("name", "expected"),
     [

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import gzip
 import io
+from pathlib import Path
 
 import pytest
 
 from stallscope.ingest.model import FrameKind, ParseError, ParseReport, Sample
 from stallscope.ingest.perf_script import PERF_DATA_MESSAGE, NamingOptions, parse_perf_script
 from stallscope.ingest.perf_script import parser as parser_module
+
+DATA = Path(__file__).parent / "data" / "perf_script"
 
 
 def parse(text: str | bytes, options: NamingOptions | None = None) -> tuple[list[Sample], ParseReport]:
@@ -374,3 +377,55 @@ def test_reads_the_stream_forward_to_the_end() -> None:
     report = ParseReport()
     assert len(list(parse_perf_script(stream, report))) == 100  # type: ignore[arg-type]
     assert stream.consumed == len(data)
+
+
+TABBED = (
+    "app 101/101 [000] 100.000001: 1001001 cpu-clock:\n"
+    "\t7f12\tleaf+0x1\t(/usr/bin/app)\n"
+    "\t    7f34\tmain\t(/usr/bin/app)\n"
+    "\n"
+)
+
+
+def test_tab_separated_frame_lines() -> None:
+    samples, report = parse(TABBED)
+    assert [names(s) for s in samples] == [["main", "leaf"]]
+    assert (report.dropped_lines, report.warnings) == (0, [])
+
+
+def test_a_last_frame_line_without_its_newline_keeps_its_sample() -> None:
+    samples, report = parse(DEFAULT.rstrip("\n"))
+    assert [names(s) for s in samples] == [names(s) for s in parse(DEFAULT)[0]]
+    assert (len(samples), report.truncated, report.warnings) == (2, False, [])
+
+
+def test_a_last_header_without_its_newline_in_a_file_without_call_chains() -> None:
+    text = "app 7 [000] 1.000001: 1 page-faults:  7f12 main (/bin/app)\napp 7 [000] 1.000002: 1 page-faults:"
+    samples, report = parse(text)
+    assert [s.time_ns for s in samples] == [1_000_001_000, 1_000_002_000]
+    assert report.warnings == []
+
+
+def test_lost_event_lines_are_counted_per_cpu_not_dropped() -> None:
+    with gzip.open(DATA / "lost_events.txt.gz") as stream:
+        report = ParseReport()
+        samples = list(parse_perf_script(stream, report))
+    assert (len(samples), report.dropped_lines) == (856, 0)
+    assert [(w.line, w.message) for w in report.warnings] == [
+        (89, "perf lost 1,273 events (CPU 1: 1,273): the trace has gaps where its buffers were full")
+    ]
+    lost = (
+        DEFAULT
+        + "perf 9 [001] 321.0: PERF_RECORD_LOST lost 7\n"
+        + DEFAULT
+        + "perf 9 [000] 322.0: PERF_RECORD_LOST lost 5\n"
+    )
+    _, report = parse(lost)
+    assert report.warnings[-1].message.startswith("perf lost 12 events (CPU 0: 5, CPU 1: 7)")
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-8-sig"])
+def test_a_byte_order_mark_and_utf16(encoding: str) -> None:
+    samples, report = parse(DEFAULT.replace("\n", "\r\n").encode(encoding))
+    assert [(s.comm, names(s)) for s in samples] == [(s.comm, names(s)) for s in parse(DEFAULT)[0]]
+    assert report.warnings == []

@@ -16,6 +16,8 @@ from stallscope.ingest.perf_trace import (
     detect_absolute,
     parse_perf_trace,
 )
+from stallscope.ingest.perf_trace.line import EVENT, read_line
+from stallscope.ingest.registry import detect_importer
 from stallscope.kit.compression import open_capture
 
 DATA = Path(__file__).parent / "data" / "perf_trace"
@@ -169,6 +171,104 @@ def test_callchains_become_stacks() -> None:
     assert all(e.duration_ns is None and e.attrs == {"no_return": True} for e in exits)
 
 
+def test_no_inherit_with_tracepoints_is_perf_trace_and_events_end_no_call() -> None:
+    """`--no-inherit` drops the comm/tid column; `-e sched:*` adds lines that are not syscalls."""
+    head = (DATA / "no_inherit_tracepoints.txt").read_bytes()
+    assert detect_importer(head) is IMPORTER
+    events, report = parse_file(DATA / "no_inherit_tracepoints.txt")
+    assert (report.warnings, report.dropped_lines) == ([], 0)
+    kinds = Counter((e.kind, e.name) for e in events)
+    assert kinds[(EventKind.TRACEPOINT, "sched:sched_switch")] == 3
+    assert kinds[(EventKind.TRACEPOINT, "sched:sched_waking")] == 2
+    (sleep,) = [e for e in events if e.kind is EventKind.SYSCALL]
+    # The sched_switch between its start and its `[continued]` line did not end the call.
+    assert (sleep.name, sleep.start_ns, sleep.duration_ns, sleep.result) == (
+        "clock_nanosleep",
+        4_802_000,
+        50_139_000,
+        "0",
+    )
+    exec_event = next(e for e in events if e.name == "sched:sched_process_exec")
+    assert (exec_event.start_ns, exec_event.duration_ns, exec_event.comm, exec_event.tid) == (
+        128_000,
+        None,
+        "",
+        None,
+    )
+    assert exec_event.args == 'filename: "/usr/bin/sleep", pid: 14147 (sleep), old_pid: 14147 (sleep)'
+
+
+def test_tracepoints_alone_have_no_duration_column() -> None:
+    head = (DATA / "tracepoints.txt").read_bytes()
+    assert detect_importer(head) is IMPORTER
+    events, report = parse_file(DATA / "tracepoints.txt")
+    assert (len(events), report.warnings) == (7, [])
+    assert {e.kind for e in events} == {EventKind.TRACEPOINT}
+    wakeup = next(e for e in events if e.name == "sched:sched_wakeup")
+    assert (wakeup.start_ns, wakeup.comm, wakeup.tid) == (4_176_000, "sh", 14153)
+    assert wakeup.args == 'comm: "sh", pid: 14152 (sh), prio: 120, target_cpu: 1'
+
+
+@pytest.mark.parametrize(
+    ("line", "name", "comm", "tid"),
+    [
+        (
+            "  1235.131 CPU 0/KVM/3750 msr:write_msr(msr: 0x830, val: 4294969595)\n",
+            "msr:write_msr",
+            "CPU 0/KVM",
+            3750,
+        ),
+        (
+            '     0.037 :0/0 sched:sched_wakeup(comm: "perf-exec", pid: 30932 (perf-exec))\n',
+            "sched:sched_wakeup",
+            ":0",
+            0,
+        ),
+        (
+            "     3.100 (         ): app/7 probe_libc:malloc(__probe_ip: 140234)\n",
+            "probe_libc:malloc",
+            "app",
+            7,
+        ),
+    ],
+)
+def test_event_lines_of_every_shape(line: str, name: str, comm: str, tid: int) -> None:
+    (event,), report = parse(line)
+    assert (event.kind, event.name, event.comm, event.tid, event.duration_ns) == (
+        EventKind.TRACEPOINT,
+        name,
+        comm,
+        tid,
+        None,
+    )
+    assert report.warnings == []
+
+
+def test_lost_events_are_counted_and_reported_once() -> None:
+    events, report = parse_file(DATA / "lost_events.txt.gz")
+    assert (len(events), report.dropped_lines) == (333, 0)
+    lost = [w for w in report.warnings if w.message.startswith("perf lost")]
+    assert [(w.line, w.message) for w in lost] == [
+        (69, "perf lost 15,348 events: the trace has gaps where its buffers were full")
+    ]
+
+
+def test_a_last_line_without_its_newline_is_kept() -> None:
+    events, report = parse(
+        "     1.000 ( 0.010 ms): app/7 close(fd: 3) = 0\n     2.000 ( 0.010 ms): app/7 close(fd: 4) = 0"
+    )
+    assert [e.args for e in events] == ["fd: 3", "fd: 4"]
+    assert (report.truncated, report.warnings) == (False, [])
+
+
+def test_comment_lines_are_skipped() -> None:
+    text = "# perf trace -e close -p 7, db-7\n     1.000 ( 0.010 ms): app/7 close(fd: 3) = 0\n"
+    assert detect(text.encode())
+    events, report = parse(text)
+    assert [(e.line, e.name) for e in events] == [(2, "close")]
+    assert (report.dropped_lines, report.warnings) == (0, [])
+
+
 def test_absolute_times_pick_the_absolute_importer() -> None:
     head = (DATA / "absolute_T.txt").read_bytes()
     assert detect_absolute(head)
@@ -198,3 +298,24 @@ def test_reference_capture(corpus: Path) -> None:
     )
     with open_capture(corpus / "captures" / "perf_trace.mmap_fsync_futex.txt.gz") as stream:
         assert detect(stream.read(65536))
+
+
+@pytest.mark.parametrize("name", ["tracepoints.txt", "no_inherit_tracepoints.txt"])
+def test_the_fast_event_shape_reads_what_the_general_reader_reads(name: str) -> None:
+    """`EVENT` (one match, for speed) and `read_line` (every variant) agree on every event line."""
+    checked = 0
+    for raw in (DATA / name).read_bytes().splitlines():
+        fast, general = EVENT.match(raw), read_line(raw)
+        if general is None or general.shape != "event":
+            assert fast is None, raw
+            continue
+        assert fast is not None, raw
+        time_s, time_ms, comm, tid, event_name, args = fast.groups()
+        assert (f"{time_s.decode()}.{time_ms.decode()}", event_name.decode(), args.decode()) == (
+            general.time_ms,
+            general.name,
+            general.args,
+        )
+        assert (comm.decode() if comm else "", int(tid) if tid else None) == (general.comm, general.tid)
+        checked += 1
+    assert checked > 5

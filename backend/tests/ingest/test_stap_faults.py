@@ -110,11 +110,29 @@ def test_not_stap_output_is_a_parse_error() -> None:
         parse(b"time,cpu,usage\n" * 30)
 
 
-def test_cut_tail() -> None:
+def test_a_fault_line_cut_short_is_dropped() -> None:
     data = (DATA / "faults.txt").read_bytes()
-    events, report = parse(data[:-10])
+    cut = data[: data.rindex(b"\n1795307379650500:") + 20]  # ends inside the last fault line
+    events, report = parse(cut)
     assert report.truncated
+    assert len(events) == 4
+    assert report.warnings[-1].message == "the file ends in the middle of this line; dropped it"
+
+
+def test_a_whole_last_line_without_its_newline_is_kept() -> None:
+    data = (DATA / "faults.txt").read_bytes()
+    events, report = parse(data.rstrip(b"\n"))
     assert len(events) == 5
+    assert [frame.name for frame in events[-1].stack] == ["[unknown]"]
+    assert (report.truncated, report.warnings) == (False, [])
+
+
+def test_comment_lines_are_skipped() -> None:
+    data = (DATA / "faults.txt").read_bytes()
+    events, report = parse(b"# stap -v faults.stp, host db-7\n" + data)
+    assert len(events) == 5
+    assert (report.dropped_lines, report.warnings) == (0, [])
+    assert detect(b"# stap -v faults.stp, host db-7\n" + data)
 
 
 def test_importer_and_detect() -> None:

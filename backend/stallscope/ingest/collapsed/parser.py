@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import BinaryIO
 
 from stallscope.ingest.model import Frame, FrameKind, ParseError, ParseReport, Sample, Stack
-from stallscope.ingest.text_lines import TextLines, note_cut_tail, reject_non_text
+from stallscope.ingest.text_lines import TextLines, drop_line, note_cut_tail, reject_non_text
 from stallscope.ingest.value_ranges import INT64_DIGITS, INT64_MAX
 
 EVENT = "collapsed"
@@ -55,7 +55,7 @@ class _Parser:
         self._seen_sample = False
 
     def run(self, stream: BinaryIO) -> Iterator[Sample]:
-        lines = TextLines(stream)
+        lines = TextLines(stream, comments=True)
         report = self.report
         for first, batch in lines.batches():
             if first == 1:
@@ -65,7 +65,7 @@ class _Parser:
                 parts = split_line(raw)
                 if parts is None:
                     if raw.strip():
-                        self._bad_line(first + offset, raw)
+                        self._bad_line(lines, first + offset, raw)
                     continue
                 text, count = parts
                 found = stacks.get(text)
@@ -99,11 +99,10 @@ class _Parser:
             frame = self._frames[annotated] = Frame(name, kind)
         return frame
 
-    def _bad_line(self, number: int, raw: bytes) -> None:
+    def _bad_line(self, lines: TextLines, number: int, raw: bytes) -> None:
         if not self._seen_sample:
             text = raw.decode("utf-8", "replace").strip()[:120]
             raise ParseError(
                 number, f"not collapsed stacks: expected `frame;frame;... count`, found {text!r}"
             )
-        self.report.dropped_lines += 1
-        self.report.warn(number, "not a `frames count` line, dropped")
+        drop_line(lines, self.report, number, "not a `frames count` line, dropped")

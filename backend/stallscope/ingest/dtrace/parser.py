@@ -77,9 +77,10 @@ class _Parser:
         self._frames: dict[tuple[str, FrameKind], Frame] = {}
         self._stacks: dict[bytes, Stack] = {}
         self._in_header = True
+        self._header_lines = 0
 
     def run(self, stream: BinaryIO) -> Iterator[Sample]:
-        lines = TextLines(stream)
+        lines = TextLines(stream, comments=True)
         record = _Record()
         for first, batch in lines.batches():
             if first == 1:
@@ -87,8 +88,8 @@ class _Parser:
             for offset, raw in enumerate(batch):
                 number = first + offset
                 if not raw.strip():
-                    if self._in_header:
-                        self._in_header = False
+                    if self._in_header and self._header_lines:
+                        self._in_header = False  # the blank lines after dtrace's own lines
                     continue
                 if self._in_header and is_header(raw):
                     self._header(raw)
@@ -113,6 +114,7 @@ class _Parser:
             self._unfinished(record)
 
     def _header(self, raw: bytes) -> None:
+        self._header_lines += 1
         described = _DESCRIPTION.match(raw)
         if described is not None and described.group(1):
             self.event = described.group(1).decode("utf-8", "replace")

@@ -9,6 +9,8 @@ is named from its `/* tail */` comment and keeps only the callers that are known
 The event's stack is its call path, root first, ending with the function itself; paths are interned,
 so calls on the same path share one tuple. Times: a leaf's and an entry's line carry the entry time,
 an exit's line the exit time (when the absolute-time column is on); without it, start is None.
+Without the duration column (`nofuncgraph-duration`), a call's duration is its exit time less its
+entry time when both are printed, and None otherwise.
 Stacks are kept per task (the comm-pid column or the context-switch banners name it), else per CPU.
 """
 
@@ -75,6 +77,8 @@ class GraphTracker:
                 call = _Call(number, path, start, who)
             elif call.start_ns is None and time_ns is not None and duration_ns is not None:
                 call.start_ns = time_ns - duration_ns
+            elif duration_ns is None and call.start_ns is not None and time_ns is not None:
+                duration_ns = time_ns - call.start_ns  # no duration column: the two times tell it
             # `_emit`, written out: exits are a third of the lines.
             path, caller, retval = call.path, call.who, body.retval
             self.out.append(

@@ -10,6 +10,13 @@ tracer"), every column but the last optional:
                    3) # 1837.709 us |          } /* __switch_to */      an exit, with a duration mark
                    0)    sh-4802     | + 49.370 us   |        }         funcgraph-proc
 
+Without the duration column (`echo nofuncgraph-duration > trace_options`, perf-tools' `funcgraph -D`)
+nothing separates the CPU (or comm-pid) column from the body, which starts right after it:
+
+                   1) do_sys_open() {                          `NO_DURATION`: ` cpu) ` then the body
+                   1)   getname();
+                   0)    <idle>-0    | tick_irq_enter() {      with funcgraph-proc: ` | ` after it
+
 Marks: `+` over 10 us, `!` 100 us, `#` 1 ms, `*` 10 ms, `@` 100 ms, `$` 1 s. The absolute time is on
 the trace clock (seconds since boot with the default `local` clock). Also printed: context-switch
 banners (` 1)    sh-4802    =>    <idle>-0  ` between dashed lines), interrupt arrows
@@ -36,6 +43,16 @@ CONTEXT_SWITCH = re.compile(
 )
 """`comm-pid => comm-pid`: each task at most 64 characters before its pid, so that a long line costs
 a bounded number of tries at each `=>` (unbounded, a 300 KB line took half a minute)."""
+NO_DURATION = re.compile(
+    rb"""\ *(?:(?P<abs>\d{1,11}\.\d+)\ \|\ \ )?
+    \ *(?P<cpu>\d{1,4})\)[ ]
+    (?:\ *(?P<proc>[^|\s][^|]*?-\d{1,9})\ *\|\ )?
+    (?P<body>[^|]*)\Z""",
+    re.VERBOSE,
+)
+"""The layout without the duration column: the body (indented two spaces a depth, `read_body(...,
+lead=0)`) follows the CPU column, or the comm-pid column's ` | `. The CPU column is required: the
+kernel prints it unless told not to, and without it any `name();` line would pass for one."""
 LOST_EVENTS = re.compile(rb"\s*CPU:\s*(?P<cpu>\d{1,4}) \[LOST (?P<count>\d{1,18}) EVENTS\]")
 _TAIL = re.compile(rb"/\*\s*(?P<text>.*?)\s*\*/")
 
@@ -52,13 +69,15 @@ class Body:
     retval: str | None
 
 
-def read_body(body: bytes) -> Body | None:
-    """`    do_sys_open() {` -> an entry at depth 1; None when it is not graph output."""
+def read_body(body: bytes, lead: int = 2) -> Body | None:
+    """`    do_sys_open() {` -> an entry at depth 1; None when it is not graph output.
+
+    `lead`: the blanks before depth 0's body (the `|  ` of the duration column has two)."""
     text = body.rstrip()
     stripped = text.lstrip(b" ")
     if not stripped:
         return None
-    depth = max(0, (len(text) - len(stripped) - 2) // 2)
+    depth = max(0, (len(text) - len(stripped) - lead) // 2)
     if stripped[0] == 0x7D:  # "}"
         name, retval = _tail(stripped[1:])
         return Body("exit", depth, name, retval)

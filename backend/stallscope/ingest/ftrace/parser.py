@@ -1,9 +1,12 @@
 """Stream ftrace text: function_graph output, or event lines from `trace-cmd report` / the trace file.
 
 The first line with content decides which: an event line (`comm-tid [cpu] time: event: ...`) or a
-function_graph line (`cpu) duration | body`). Comment lines (`# tracer: ...`) and the few lines
-trace-cmd prints before the events (`cpus=2`, `version = 6`, `CPU 0 is empty`) are skipped. Times are
-on the trace clock, seconds since boot with the default `local` clock (or `mono`): MONOTONIC.
+function_graph line (`cpu) duration | body`, or `cpu) body` without the duration column). Comment
+lines (`# tracer: ...`), the few lines trace-cmd prints before the events (`cpus=2`, `version = 6`,
+`CPU 0 is empty`) and perf-tools' `Tracing "..."... Ctrl-C to end.` / `Ending tracing...` are
+skipped. `CPU:1 [LOST 12 EVENTS]` lines are counted per CPU and reported once (`lost_events`).
+Times are on the trace clock, seconds since boot with the default `local` clock (or `mono`):
+MONOTONIC.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from stallscope.ingest.ftrace.graph import GraphTracker, Who
 from stallscope.ingest.ftrace.graph_line import (
     CONTEXT_SWITCH,
     LOST_EVENTS,
+    NO_DURATION,
     PROLOGUE,
     Body,
     read_body,
@@ -26,10 +30,13 @@ from stallscope.ingest.ftrace.graph_line import (
     split_task,
     us_to_ns,
 )
+from stallscope.ingest.lost_events import LostEvents
 from stallscope.ingest.model import ParseError, ParseReport, TimedEvent
-from stallscope.ingest.text_lines import TextLines, note_cut_tail, reject_non_text
+from stallscope.ingest.text_lines import TextLines, drop_line, note_cut_tail, reject_non_text
 
-_HEADER = re.compile(rb"\s*(?:#|cpus=\d|version = |CPU \d+ is empty|trace-cmd: )")
+_HEADER = re.compile(
+    rb'\s*(?:#|cpus=\d|version = |CPU \d+ is empty|trace-cmd: |Tracing ".*\.\.\.|Ending tracing\.\.\.)'
+)
 _DASHES = re.compile(rb"\s*-{10,}\s*\Z")
 _ARROWS = (b"==========>", b"<==========")
 GLOBAL_KEY = "all"
@@ -37,6 +44,8 @@ MAX_CACHED_BODIES = 200_000
 DEFAULT_COLUMNS = re.compile(rb" *(\d{1,4})\) +(?:[+!#*@$] +)?(?:(\d{1,15}(?:\.\d+)?) us +)?")
 """The default layout's columns before the first `|` (CPU and duration only); `PROLOGUE` reads them all."""
 MAX_CACHED_COLUMNS = 100_000
+MAX_CPU_DIGITS = 4
+"""As `graph_line`'s patterns read the CPU column: a longer number is not a CPU."""
 FLUSH_EVENTS = 64
 """Graph events handed over at a time: few enough that holding them costs the garbage collector
 nothing, enough that handing them over costs no generator step per event."""
@@ -45,7 +54,18 @@ nothing, enough that handing them over costs no generator step per event."""
 def parse_ftrace(stream: BinaryIO, report: ParseReport) -> Iterator[TimedEvent]:
     """Yield FUNCTION events (function_graph) or TRACEPOINT events (event lines) from `stream`."""
     # Events are handed over a list at a time: chaining the lists adds no generator step per event.
-    return chain.from_iterable(_Parser(report).run(stream))
+    return chain.from_iterable(_Parser(report, TextLines(stream)).run())
+
+
+def _read_bare_line(raw: bytes) -> tuple[bytes, Body] | tuple[()]:
+    """` 1)   name();` (no duration column, nothing else) -> (the CPU column's text, the body), or ()
+    for any other line (`_graph_slow` reads it)."""
+    cut = raw.find(b") ")
+    cpu = raw[:cut].lstrip(b" ")
+    if cut <= 0 or not cpu.isdigit() or len(cpu) > MAX_CPU_DIGITS or b"|" in raw:
+        return ()
+    body = read_body(raw[cut + 2 :], lead=0)
+    return () if body is None else (raw[:cut], body)
 
 
 def _read_columns(head: bytes) -> tuple[bytes, int | None] | tuple[()]:
@@ -63,9 +83,17 @@ def is_header(raw: bytes) -> bool:
 
 
 def is_graph_line(raw: bytes) -> bool:
-    """A function_graph line with a call or a comment in it (banners and arrows are not)."""
+    """A function_graph line with a call or a comment in it (banners and arrows are not), in either
+    layout: with the duration column or without it."""
     prologue = PROLOGUE.match(raw)
-    return prologue is not None and read_body(prologue.group("body")) is not None
+    if prologue is not None and read_body(prologue.group("body")) is not None:
+        return True
+    bare = NO_DURATION.match(raw)
+    return bare is not None and read_body(bare.group("body"), lead=0) is not None
+
+
+def is_lost_events(raw: bytes) -> bool:
+    return LOST_EVENTS.match(raw) is not None
 
 
 def is_graph_banner(raw: bytes) -> bool:
@@ -74,19 +102,22 @@ def is_graph_banner(raw: bytes) -> bool:
 
 
 class _Parser:
-    def __init__(self, report: ParseReport) -> None:
+    def __init__(self, report: ParseReport, lines: TextLines) -> None:
         self.report = report
+        self._lines = lines
         self.graph = GraphTracker()
         self.events = EventTracker(report, self.graph)
         self._mode: str | None = None
         self._tasks: dict[int, tuple[str, int]] = {}  # cpu -> task, from context-switch banners
         self._orphan_frames = 0
         self._bodies: dict[bytes, Body | None] = {}
+        self._bare_lines: dict[bytes, tuple[bytes, Body] | tuple[()]] = {}  # `cpu) body` lines
         self._who: dict[bytes, tuple[Who, object]] = {}  # by the CPU column's text
         self._columns: dict[bytes, tuple[bytes, int | None] | tuple[()]] = {}
+        self._lost = LostEvents()
 
-    def run(self, stream: BinaryIO) -> Iterator[list[TimedEvent]]:
-        lines = TextLines(stream)
+    def run(self) -> Iterator[list[TimedEvent]]:
+        lines = self._lines
         graph_out, event_out = self.graph.out, self.events.out
         for first, batch in lines.batches():
             if first == 1:
@@ -94,6 +125,8 @@ class _Parser:
             for offset, raw in enumerate(batch):
                 mode = self._mode
                 if mode is None and not is_header(raw):
+                    if self._lost_events(raw, first + offset):
+                        continue  # a reader that fell behind from the start: before any record
                     mode = self._mode = self._choose(raw, first + offset)
                 if mode == "graph":
                     yield from self._graph_lines(batch, first, offset)
@@ -151,9 +184,12 @@ class _Parser:
         """Lines `start` on of a batch of function_graph output; a few dozen events at a time.
 
         The columns before the first `|` (CPU, duration mark, duration) repeat from line to line,
-        as do the bodies after it: each distinct text is read once. Other layouts go `_graph_slow`.
+        as do the bodies after it: each distinct text is read once. Without the duration column
+        (` 0)   name();`, `funcgraph -D`) whole lines repeat, and each is read once. Other layouts
+        (absolute times, the comm-pid column) go `_graph_slow`.
         """
         columns_of, bodies, who_on, line = self._columns, self._bodies, self._who, self.graph.line
+        bare_lines = self._bare_lines
         out = self.graph.out
         for number, raw in enumerate(islice(batch, start, None), first + start):
             head, bar, body_text = raw.partition(b"|")
@@ -180,6 +216,23 @@ class _Parser:
                             yield out
                             out.clear()
                         continue
+            else:  # no duration column: with nothing else on the line, the whole line repeats
+                bare = bare_lines.get(raw)
+                if bare is None:
+                    bare = _read_bare_line(raw)
+                    if len(bare_lines) >= MAX_CACHED_BODIES:
+                        bare_lines.clear()
+                    bare_lines[raw] = bare
+                if bare:
+                    cpu_text, body = bare
+                    found = who_on.get(cpu_text)
+                    if found is None:
+                        found = who_on[cpu_text] = self._who_on(int(cpu_text))
+                    line(number, found[1], found[0], None, None, body)
+                    if len(out) >= FLUSH_EVENTS:
+                        yield out
+                        out.clear()
+                    continue
             self._graph_slow(raw, number)
         if out:
             yield out
@@ -191,13 +244,18 @@ class _Parser:
         return (Who(cpu, task[0], task[1]), task[1]) if task else (Who(cpu), -1 - cpu)
 
     def _graph_slow(self, raw: bytes, number: int) -> None:
-        """Every column layout: absolute times, the comm-pid column, no CPU column."""
+        """Every column layout: absolute times, the comm-pid column, no CPU or no duration column."""
         prologue = PROLOGUE.match(raw)
-        if prologue is None:
-            self._graph_other(raw, number)
-            return
-        absolute, cpu_text, proc, _, duration, body_text = prologue.groups()
-        body = read_body(body_text)
+        if prologue is not None:
+            absolute, cpu_text, proc, _, duration, body_text = prologue.groups()
+            body = read_body(body_text)
+        else:
+            bare = NO_DURATION.match(raw)
+            if bare is None:
+                self._graph_other(raw, number)
+                return
+            absolute, cpu_text, proc, body_text = bare.groups()
+            duration, body = None, read_body(body_text, lead=0)
         if body is None:
             self._graph_other(raw, number)
             return
@@ -236,18 +294,18 @@ class _Parser:
         lost = LOST_EVENTS.match(raw)
         if lost is None:
             return False
-        cpu = int(lost.group("cpu"))
-        self.report.warn(number, f"the tracer lost {int(lost.group('count'))} events on CPU {cpu} here")
+        cpu, count = int(lost.group("cpu")), int(lost.group("count"))
+        self._lost.add(number, cpu, count)
         task = self._tasks.get(cpu)
         self.graph.drop([task[1] if task else -1 - cpu])
         return True
 
     def _drop(self, raw: bytes, number: int) -> None:
-        self.report.dropped_lines += 1
         text = raw.decode("utf-8", "replace").strip()[:120]
-        self.report.warn(number, f"not an ftrace line, dropped: {text!r}")
+        drop_line(self._lines, self.report, number, f"not an ftrace line, dropped: {text!r}")
 
     def _final_warnings(self) -> None:
+        self._lost.warn_lost(self.report, "ftrace")
         if self.graph.unclosed:
             self.report.warn(
                 0, f"{self.graph.unclosed} function call(s) with no exit in the trace; kept with no duration"

@@ -7,38 +7,21 @@ pile of "malformed line" warnings.
 
 from __future__ import annotations
 
-from stallscope.ingest.model import ParseError
+from stallscope.ingest import text_lines
+from stallscope.ingest.perf_data import PERF_DATA_MESSAGE, looks_like_perf_data
 from stallscope.ingest.perf_script.header import HEADER
 from stallscope.ingest.perf_script.naming import split_frame_line
+from stallscope.ingest.text_lines import looks_binary
 
-PERF_DATA_MAGICS = (b"PERFILE2", b"2ELIFREP", b"PERFFILE")
-PERF_DATA_MESSAGE = "this is a perf.data file; run `perf script` on the host and upload its output"
+__all__ = ["PERF_DATA_MESSAGE", "detect", "looks_binary", "looks_like_perf_data", "reject_non_text"]
+
 _SNIFF_BYTES = 64 * 1024
 _SNIFF_LINES = 200
 
 
-def looks_like_perf_data(head: bytes) -> bool:
-    """perf's binary recording (either byte order, or the old v1 layout)."""
-    return head.startswith(PERF_DATA_MAGICS)
-
-
-def looks_binary(head: bytes) -> bool:
-    """NUL bytes, or more than 1% of the text not decoding as UTF-8."""
-    sample = head[:_SNIFF_BYTES]
-    if b"\0" in sample:
-        return True
-    bad = sample.decode("utf-8", "replace").count("\ufffd")
-    return bad > 4 and bad * 100 > len(sample)
-
-
 def reject_non_text(head: bytes) -> None:
     """Raise ParseError for inputs that cannot be `perf script` output at all."""
-    if looks_like_perf_data(head):
-        raise ParseError(0, PERF_DATA_MESSAGE)
-    if looks_binary(head):
-        raise ParseError(
-            0, "this is binary data, not `perf script` text (a compressed format other than gzip or zstd?)"
-        )
+    text_lines.reject_non_text(head, "`perf script`")
 
 
 def detect(head: bytes) -> bool:
@@ -50,8 +33,8 @@ def detect(head: bytes) -> bool:
     if looks_like_perf_data(head) or looks_binary(head):
         return False
     lines = head[:_SNIFF_BYTES].split(b"\n")
-    if len(head) > _SNIFF_BYTES or not head.endswith(b"\n"):
-        lines.pop()  # the last line may be cut by the sniffed window
+    if len(head) >= _SNIFF_BYTES or not lines[-1].strip():
+        lines.pop()  # after the final newline, or a line the sniffed window may have cut
     header = None
     for line in lines[:_SNIFF_LINES]:
         if line.startswith(b"#") or (header is None and not line.strip()):

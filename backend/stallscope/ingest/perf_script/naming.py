@@ -4,9 +4,11 @@ The rules are those of `stackcollapse-perf.pl` and inferno's `collapse-perf`, so
 is byte-compatible with theirs: offsets stripped, `[unknown]` replaced by the module's base name, argument
 lists dropped (but not Go's `pkg.(*T).M` or C++'s `(anonymous namespace)`), `;` made `:`, Java's leading
 `L` dropped for `java…` processes, Rust legacy names finished, and `a->b->c` chains (perf-map-agent's
-unfolded inlines) split into one frame each. Two places deliberately differ, both about parsing the line
+unfolded inlines) split into one frame each. Three places deliberately differ, all about parsing the line
 rather than naming: the module is the balanced `(...)` at the end of the line, so `(/memfd:x (deleted))`
-is one module (the references cut it at the last space), and the address must be hexadecimal.
+is one module (the references cut it at the last space), the address must be hexadecimal, and a tab
+separates the fields as well as a space does (`7f12<TAB>main<TAB>(/bin/app)`, as some converters and
+hand-edited files write them; the references read no frame at all there).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from stallscope.ingest.perf_script.rust import fix_rust_legacy
 
 UNKNOWN = "[unknown]"
 _HEX_ADDRESS = re.compile(r"[0-9a-fA-F]+")
-_PLAIN_FRAME = re.compile(r"\s*([0-9a-fA-F]+) (.*) \(([^()]*)\)\s*")
+_PLAIN_FRAME = re.compile(r"\s*([0-9a-fA-F]+)[ \t](.*)[ \t]\(([^()]*)\)\s*")
 _OFFSET = re.compile(r"\+0x[0-9a-fA-F]*\Z")
 _VMLINUX_TAIL = re.compile(r"vmlinux[A-Za-z0-9._-]*")
 _OPENERS = frozenset("<{[")
@@ -50,11 +52,18 @@ def split_frame_line(text: str) -> tuple[str, str, str] | None:
     if open_at <= 0 or line[open_at - 1] not in " \t":
         return None
     module = line[open_at + 1 : -1]
-    address, _, func = line[:open_at].rstrip().partition(" ")
+    address, func = _split_address(line[:open_at].rstrip())
     if not _HEX_ADDRESS.fullmatch(address):
         return None
     # perf prints "addr  (module)" when it has no symbol; the references name that frame " ".
     return address, func.strip() or " ", module
+
+
+def _split_address(text: str) -> tuple[str, str]:
+    """`7f12 func` or `7f12<TAB>func` -> (`7f12`, `func`): the address ends at the first blank."""
+    space, tab = text.find(" "), text.find("\t")
+    cut = min(space, tab) if space >= 0 and tab >= 0 else max(space, tab)
+    return (text, "") if cut < 0 else (text[:cut], text[cut + 1 :])
 
 
 def _module_start(line: str) -> int:

@@ -8,8 +8,11 @@ plus the caches, whatever the file size. The stream is only ever read forward, s
 around it measures progress.
 
 Samples whose call chain is empty are yielded with an empty stack (the exporters decide what to do
-with them). A file that ends mid-line was cut while perf was writing: the sample that line belongs to
-is dropped and the report says so.
+with them). A file whose last line has no newline keeps that line when it is whole: a frame line (it
+ends with its module's `)`), or a header line after samples that were a header line each (`perf
+record` without `-g`). Anything else there means perf was cut while writing: that sample is dropped and the
+report says so. `PERF_RECORD_LOST lost N` lines (`--show-lost-events`) are counted per CPU and
+reported once (`lost_events`). The text is read through `TextStream`, so a BOM or UTF-16 is no obstacle.
 """
 
 from __future__ import annotations
@@ -19,11 +22,13 @@ from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
+from stallscope.ingest.lost_events import LostEvents
 from stallscope.ingest.model import Frame, ParseError, ParseReport, Sample
 from stallscope.ingest.perf_script.detect import reject_non_text
 from stallscope.ingest.perf_script.header import HEADER, normalise_event, thread_ids, time_ns
 from stallscope.ingest.perf_script.naming import NamingOptions, is_java_comm
 from stallscope.ingest.perf_script.stacks import StackTable
+from stallscope.ingest.text_lines import TextStream
 
 CHUNK_BYTES = 4 << 20
 MAX_RECORD_BYTES = 8 << 20
@@ -33,6 +38,8 @@ _MAX_CACHED_NAMES = 100_000  # comms and event names; real captures have hundred
 _NEWLINE = ord("\n")
 # A header's trailing text is a frame (perf without a call chain) when it reads "hex-address ... (x)".
 _INLINE_FRAME = re.compile(rb"[0-9a-fA-F]+\s.*\)\Z")
+_LOST = re.compile(rb"PERF_RECORD_LOST(?:_SAMPLES)? lost (\d{1,18})\s*\Z")
+_LOST_CPU = re.compile(rb"\s\[(\d{1,4})\]\s")
 
 
 @dataclass(slots=True)
@@ -74,6 +81,9 @@ class _Parser:
         self._comms: dict[bytes, tuple[str, bool]] = {}
         self._events: dict[bytes, str] = {}
         self._warned_lines: set[bytes] = set()
+        self._lost = LostEvents()
+        self._header_only = True
+        """Whether the last sample read was its header line alone, or none was read (`_whole_last_line`)."""
 
     # -- the stream -----------------------------------------------------------------------------
 
@@ -104,6 +114,7 @@ class _Parser:
             else:
                 pending = data
         yield from self._tail(pending, line_no, self.cut_short)
+        self._lost.warn_lost(self.report, "perf")
 
     def _chunks(self, stream: BinaryIO) -> Iterator[bytes]:
         """Big pieces of the stream, in order, until its end.
@@ -111,17 +122,10 @@ class _Parser:
         Pieces are gathered with `read1` where the stream has it, so that a compressed stream that
         ends early (EOFError) loses only its last small piece; `cut_short` then records it.
         """
-        read_piece = getattr(stream, "read1", None) or stream.read
+        text = TextStream(stream, CHUNK_BYTES)
         parts: list[bytes] = []
         size = 0
-        while True:
-            try:
-                piece = read_piece(CHUNK_BYTES)
-            except EOFError:
-                self.cut_short = True
-                piece = b""
-            if not piece:
-                break
+        for piece in text:
             parts.append(piece)
             size += len(piece)
             if size >= CHUNK_BYTES:
@@ -130,6 +134,7 @@ class _Parser:
                 size = 0
         if parts:
             yield b"".join(parts)
+        self.cut_short = text.cut_short
 
     def _tail(self, pending: bytes, line_no: int, cut_short: bool) -> Iterator[Sample]:
         """The text after the last blank line: a complete last sample, or one perf did not finish."""
@@ -138,6 +143,8 @@ class _Parser:
             self.report.warn(line_no, "the compressed stream ends early; kept the complete samples")
         if not pending.strip():
             return
+        if not cut_short and not pending.endswith(b"\n") and self._whole_last_line(pending):
+            pending += b"\n"
         if pending.endswith(b"\n") and not cut_short:
             # No blank line after the last sample (hand-made files, older perf): it is complete.
             yield from self._block(pending, 0, len(pending.rstrip(b"\n")), line_no)
@@ -161,6 +168,19 @@ class _Parser:
         stripped = stripped.rstrip(b"\n")
         lines = stripped.split(b"\n") if stripped else []
         yield from self._slow(lines, line_no, incomplete_tail=True, partial_at=partial_at)
+
+    def _whole_last_line(self, pending: bytes) -> bool:
+        """Whether the text after the last newline reads as a whole line (see the module docstring)."""
+        cut = pending.rfind(b"\n")
+        last = pending[cut + 1 :].rstrip(b"\r")
+        if last.startswith(b"#") or self.table.line_frames(last, False) is not None:
+            return True
+        before = pending[: max(cut, 0)].rstrip(b"\r\n")
+        if before:  # the line above: a header too means the sample before was a header alone
+            header_only = HEADER.match(before[before.rfind(b"\n") + 1 :].rstrip(b"\r")) is not None
+        else:
+            header_only = self._header_only
+        return header_only and HEADER.match(last) is not None
 
     def _block(self, data: bytes, start: int, stop: int, line_no: int) -> Generator[Sample, None, int]:
         """The samples of `data[start:stop]`, whose records are separated by blank lines.
@@ -205,6 +225,7 @@ class _Parser:
         if stack is None:
             return None
         self.seen_header = True
+        self._header_only = newline < 0
         pid, tid = thread_ids(pid_text, tid_text)
         return Sample(
             line_no,
@@ -242,6 +263,8 @@ class _Parser:
                     current.lines += 1
                     continue
             opened = self._open(raw, number)
+            if opened is None and b"PERF_RECORD_LOST" in raw and self._lost_line(raw, number):
+                continue
             if opened is not None:
                 if current is not None:  # a header with no blank line before it
                     yield self._close(current)
@@ -311,6 +334,7 @@ class _Parser:
     def _close(self, sample: _Open) -> Sample:
         frames = tuple(frame for part in reversed(sample.parts) for frame in part)
         self.report.samples += 1
+        self._header_only = sample.lines == 1
         return Sample(
             sample.line,
             sample.comm,
@@ -342,6 +366,15 @@ class _Parser:
             if len(self._events) < _MAX_CACHED_NAMES:
                 self._events[raw] = found
         return found
+
+    def _lost_line(self, raw: bytes, number: int) -> bool:
+        """`comm pid [cpu] time: PERF_RECORD_LOST lost 190`: counted, not dropped."""
+        lost = _LOST.search(raw)
+        if lost is None:
+            return False
+        cpu = _LOST_CPU.search(raw)
+        self._lost.add(number, int(cpu.group(1)) if cpu is not None else None, int(lost.group(1)))
+        return True
 
     def _malformed(self, raw: bytes, number: int) -> None:
         """A line inside a sample that is not a frame: dropped, warned about once per distinct text."""

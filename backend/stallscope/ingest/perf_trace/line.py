@@ -9,6 +9,12 @@ yet, `comm/tid ` (comm cut to 14 characters; both left out when a single thread 
      ... [continued]: fsync())                                         = 0                finished
     exit_group(error_code: 0)                                          = ?                never returns
 
+Tracepoint and probe events (`-e sched:*`, `--no-syscalls -e ...`) print `name(fields)` with no
+result, and no duration: `(         ): ` when syscalls are traced too, nothing otherwise:
+
+         0.000 (         ): sched:sched_process_exec(filename: "/usr/bin/sleep", pid: 30928 (sleep))
+         1.076 sleep/30932 sched:sched_switch(prev_comm: "sleep", prev_pid: 30932 (sleep), ...)
+
 `trace.show_duration=no` drops the duration column. Results are numbers, `0x` addresses,
 `-1 EAGAIN (Resource temporarily unavailable)` (older perf: no parentheses), `0 (Timeout)` or a
 child's pid with its comm. Numbers have as many digits as their columns hold (`value_ranges`): times up to
@@ -28,7 +34,7 @@ LINE = re.compile(
     (?P<body>[A-Za-z_.].*\S)\s*\Z""",
     re.VERBOSE,
 )
-# The three common shapes, each in one match (`read_line` handles every other variant):
+# The four common shapes, each in one match (`read_line` handles every other variant):
 _HEAD = rb"\s*(\d{1,14})\.(\d{3}) \("
 _DURATION = rb"\s*(\d{1,12})\.(\d{3}) ms"
 _WHO = rb"\): (\S.*?)/(\d{1,9}) +"
@@ -38,16 +44,26 @@ STARTED = re.compile(_HEAD + rb"\s+" + _WHO + rb"([A-Za-z_][\w.]*)\((.*?)\)?\s+\
 """time s, ms; comm; tid; name; args."""
 CONTINUED = re.compile(_HEAD + _DURATION + _WHO + rb"\.\.\. \[continued\]: ([\w.]+)\(\)\)\s*= (.*?)\s*\Z")
 """time s, ms; duration s, ms; comm; tid; name; result."""
+EVENT = re.compile(
+    rb"\s*(\d{1,14})\.(\d{3}) (?:\(\s+\): )?(?:(\S.{0,24}?)/(\d{1,9}) +)?"
+    rb"([A-Za-z_][\w.-]*:[A-Za-z_][\w.-]*)\((.*)\)\s*\Z"
+)
+"""A tracepoint or probe line, with or without the empty duration column and the comm/tid column:
+time s, ms; comm; tid; name; fields."""
 _CONTINUED = re.compile(rb"\.\.\.\s\[continued\]:\s(?P<name>[\w.]+)\(\)\)(?:\s*=\s(?P<result>.*))?\Z")
 _CALL = re.compile(rb"(?P<name>[A-Za-z_][\w.]*)\((?P<args>.*)\)\s*=\s(?P<result>.*)\Z")
 _STARTED = re.compile(rb"(?P<name>[A-Za-z_][\w.]*)\((?P<args>.*?)\)?\s+\.\.\.\Z")
 _NO_RETURN = re.compile(rb"(?P<name>[A-Za-z_][\w.]*)\((?P<args>.*)\)\Z")
+_TRACEPOINT = re.compile(rb"(?P<name>[A-Za-z_][\w.-]*:[A-Za-z_][\w.-]*)\((?P<args>.*)\)\Z")
+LOST = re.compile(rb"\s*LOST (?P<count>\d{1,18}) events!\s*\Z")
+"""perf's own line when its ring buffer overflowed (no CPU named)."""
 _ERRNO = re.compile(r"-1 (E[A-Z0-9]+)\b")
 
 
 @dataclass(slots=True)
 class TraceLine:
-    """A syscall line; `shape` is complete, started, continued or no-return (no `= result`)."""
+    """A syscall or event line; `shape` is complete, started, continued, no-return (no `= result`) or
+    event (a tracepoint or probe: `group:name(fields)`, never a result)."""
 
     shape: str
     time_ms: str | None
@@ -60,7 +76,7 @@ class TraceLine:
 
 
 def read_line(raw: bytes) -> TraceLine | None:
-    """The parts of a syscall line; None for anything else (callchain lines, summaries, events)."""
+    """The parts of a syscall or tracepoint line; None for anything else (callchains, summaries)."""
     match = LINE.match(raw)
     if match is None:
         return None
@@ -92,6 +108,9 @@ def _parts(body: bytes) -> tuple[str, bytes, bytes | None, bytes | None] | None:
         if match is not None:
             result = match.group("result") if shape == "complete" else None
             return shape, match.group("name"), match.group("args"), result
+    event = _TRACEPOINT.match(body)
+    if event is not None:
+        return "event", event.group("name"), event.group("args"), None
     return None
 
 

@@ -1,4 +1,4 @@
-"""Stream `perf trace` output into SYSCALL events, joining calls that perf split in two.
+"""Stream `perf trace` output into SYSCALL (and TRACEPOINT) events, joining calls perf split in two.
 
 perf prints a call when it returns; when another thread's line comes first, it prints the call's
 start (`...` at the end) and later a `... [continued]: name())` line that repeats the start time and
@@ -7,6 +7,10 @@ memory is bounded by the number of threads. A call that never gets its continuat
 or the thread's next call shows the exit was lost) is kept with `duration_ns=None`; a continuation
 whose start line is missing keeps its time and duration but has no arguments. Both are counted in
 a warning.
+
+Tracepoint and probe events (`-e sched:sched_switch`) become TRACEPOINT events with their fields as
+`args` and no duration; they neither start nor end a thread's call. perf's `LOST n events!` lines are
+counted (`lost_events`) and reported once.
 
 `--call-graph` output puts the call's frames, leaf first and deeply indented, under its line; they
 become the event's stack. Times are milliseconds since the first event (RELATIVE), or since boot
@@ -21,18 +25,21 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
+from stallscope.ingest.lost_events import LostEvents
 from stallscope.ingest.model import EventKind, Frame, FrameKind, ParseError, ParseReport, Stack, TimedEvent
 from stallscope.ingest.perf_script.naming import NamingOptions, name_frames, split_frame_line
 from stallscope.ingest.perf_trace.line import (
     COMPLETE,
     CONTINUED,
+    EVENT,
+    LOST,
     STARTED,
     TraceLine,
     errno_of,
     ms_to_ns,
     read_line,
 )
-from stallscope.ingest.text_lines import TextLines, note_cut_tail, reject_non_text
+from stallscope.ingest.text_lines import TextLines, drop_line, note_cut_tail, reject_non_text
 
 CALLCHAIN_INDENT = 16
 MAX_CACHED_TEXTS = 50_000
@@ -86,9 +93,10 @@ class _Parser:
         self._orphans = 0
         self._in_summary = False
         self._lost: list[TimedEvent] = []
+        self._lost_events = LostEvents()
 
     def run(self, stream: BinaryIO) -> Iterator[TimedEvent]:
-        lines = TextLines(stream)
+        lines = TextLines(stream, comments=True)
         lost = self._lost  # events closed early (lost exits), yielded as soon as they appear
         # The event of the line before, held back because callchain lines may follow it.
         held: TimedEvent | None = None
@@ -119,10 +127,12 @@ class _Parser:
                     frames_for = self._started_line(raw, number)
                 elif b"[continued]" in raw:
                     held = self._continued_line(raw, number)
+                elif raw.endswith(b")"):  # a tracepoint's fields (or an errno's text, more rarely)
+                    held = self._event_line(raw, number) or self._complete_line(raw, number)
                 else:
                     held = self._complete_line(raw, number)
                 if held is None and frames_for is None:
-                    held, frames_for = self._slow(raw, number)
+                    held, frames_for = self._slow(lines, raw, number)
                 if lost:
                     yield from lost
                     lost.clear()
@@ -166,6 +176,25 @@ class _Parser:
             self._result_attrs(result),
         )
 
+    def _event_line(self, raw: bytes, number: int) -> TimedEvent | None:
+        """A tracepoint line (`_tracepoint`, in one match)."""
+        match = EVENT.match(raw)
+        if match is None:
+            return None
+        time_s, time_ms, comm, tid, name, args = match.groups()
+        self._calls += 1
+        return TimedEvent(
+            number,
+            EventKind.TRACEPOINT,
+            self._decoded(name),
+            _ns(time_s, time_ms),
+            None,
+            None,
+            int(tid) if tid is not None else None,
+            self._decoded(comm) if comm is not None else "",
+            args=args.decode("utf-8", "replace") or None,
+        )
+
     def _started_line(self, raw: bytes, number: int) -> _Start | None:
         match = STARTED.match(raw)
         if match is None:
@@ -199,17 +228,19 @@ class _Parser:
 
     # -- everything else ----------------------------------------------------------------------------
 
-    def _slow(self, raw: bytes, number: int) -> _Held:
+    def _slow(self, lines: TextLines, raw: bytes, number: int) -> _Held:
         """Lines the fast shapes miss: no duration column, no comm, `?` times, exit_group..."""
         trace = read_line(raw)
         if trace is None:
-            self._other_line(raw, number)
+            self._other_line(lines, raw, number)
             return None, None
         return self._from_trace(trace, number)
 
     def _from_trace(self, trace: TraceLine, number: int) -> _Held:
         time_ns = ms_to_ns(trace.time_ms) if trace.time_ms is not None else None
         duration_ns = ms_to_ns(trace.duration_ms) if trace.duration_ms is not None else None
+        if trace.shape == "event":
+            return self._tracepoint(trace, number, time_ns), None
         if trace.shape == "continued":
             start = self._take_start(trace.tid, trace.name)
             if start is None:
@@ -225,6 +256,21 @@ class _Parser:
         event = self._event(start, time_ns, None, None)  # exit_group and friends never return (`= ?`)
         event.attrs["no_return"] = True
         return event, None
+
+    def _tracepoint(self, trace: TraceLine, number: int, time_ns: int | None) -> TimedEvent:
+        """An event line: an instant, whatever call its thread is in (it ends none)."""
+        self._calls += 1
+        return TimedEvent(
+            number,
+            EventKind.TRACEPOINT,
+            trace.name,
+            time_ns,
+            None,
+            None,
+            trace.tid,
+            trace.comm,
+            args=trace.args or None,
+        )
 
     def _take_start(self, tid: int | None, name: str) -> _Start | None:
         start = self._started.pop(tid, None)
@@ -321,13 +367,17 @@ class _Parser:
             found = self._interned[(name, kind)] = Frame(name, kind)
         return found
 
-    def _other_line(self, raw: bytes, number: int) -> None:
+    def _other_line(self, lines: TextLines, raw: bytes, number: int) -> None:
         text = raw.strip()
         if not text:
             return
         if text == b"Summary of events:":
             self._in_summary = True
             self.report.warn(number, "the syscall summary table from here on was skipped")
+            return
+        lost = LOST.match(text)
+        if lost is not None:
+            self._lost_events.add(number, None, int(lost.group("count")))
             return
         quoted = repr(text.decode("utf-8", "replace")[:120])
         if self._calls == 0 and not self._started:
@@ -338,12 +388,12 @@ class _Parser:
                     "not `perf trace` output: expected lines such as "
                     f"`0.000 ( 0.046 ms): comm/1234 mmap(len: 8192) = 0x7f...`, found {quoted}",
                 )
-        self.report.dropped_lines += 1
-        self.report.warn(number, f"not a syscall line, dropped: {quoted}")
+        drop_line(lines, self.report, number, f"not a syscall or event line, dropped: {quoted}")
 
     def _final_warnings(self) -> None:
         if self._calls == 0 and self._leading:
-            raise ParseError(1, "not `perf trace` output: no syscall line in the file")
+            raise ParseError(1, "not `perf trace` output: no syscall or event line in the file")
+        self._lost_events.warn_lost(self.report, "perf")
         if self._lost_exits:
             self.report.warn(
                 0,

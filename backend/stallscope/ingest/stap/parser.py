@@ -21,7 +21,7 @@ from typing import BinaryIO
 from stallscope.ingest.model import EventKind, Frame, FrameKind, ParseError, ParseReport, Stack, TimedEvent
 from stallscope.ingest.stap.frames import parse_frame_line
 from stallscope.ingest.stap.vm_fault import fault_attrs, flag_names
-from stallscope.ingest.text_lines import TextLines, note_cut_tail, reject_non_text
+from stallscope.ingest.text_lines import TextLines, drop_line, note_cut_tail, reject_non_text
 
 EVENT_NAME = "page_fault"
 EPOCH_US_2001 = 10**15
@@ -73,7 +73,7 @@ class _Parser:
         self._mismatched = 0
 
     def run(self, stream: BinaryIO) -> Iterator[TimedEvent]:
-        lines = TextLines(stream)
+        lines = TextLines(stream, comments=True)
         fault: _Fault | None = None
         for first, batch in lines.batches():
             if first == 1:
@@ -88,7 +88,7 @@ class _Parser:
                         yield self._event(fault)
                     fault = parsed
                 elif raw.strip():
-                    self._other_line(raw, first + offset, before_first=fault is None)
+                    self._other_line(lines, raw, first + offset, before_first=fault is None)
         note_cut_tail(lines, self.report)
         if fault is not None:
             yield self._event(fault)
@@ -146,14 +146,13 @@ class _Parser:
             self._stacks[key] = stack
         return stack
 
-    def _other_line(self, raw: bytes, number: int, before_first: bool) -> None:
+    def _other_line(self, lines: TextLines, raw: bytes, number: int, before_first: bool) -> None:
         text = raw.decode("utf-8", "replace").strip()[:120]
         if before_first:
             self._header_lines += 1
             if self._header_lines > MAX_HEADER_LINES:
                 raise ParseError(number, _not_stap(text))
-        self.report.dropped_lines += 1
-        self.report.warn(number, f"neither a fault line nor a backtrace line, dropped: {text!r}")
+        drop_line(lines, self.report, number, f"neither a fault line nor a backtrace line, dropped: {text!r}")
 
     def _finish(self) -> None:
         if self._faults == 0 and self._header_lines:

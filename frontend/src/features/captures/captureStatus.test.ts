@@ -16,6 +16,12 @@ describe('capture status', () => {
     expect(statusText({ ...base, status: 'parsing', progress: 7 })).toBe('parsing 100%');
     expect(statusText(base)).toBe('ready');
   });
+  it('an empty upload is its own status: done, not ready, not failed', () => {
+    const empty = { ...base, status: 'empty' as const };
+    expect(statusText(empty)).toBe('empty');
+    expect(isReady(empty)).toBe(false);
+    expect(pollInterval([empty])).toBe(false);
+  });
   it('ready includes partial', () => {
     expect(isReady({ ...base, status: 'partial' })).toBe(true);
     expect(isReady({ ...base, status: 'failed' })).toBe(false);

@@ -19,10 +19,15 @@ export function statusText(c: Capture): string {
       return 'ready';
     case 'partial':
       return 'partial';
+    case 'empty':
+      return 'empty';
     case 'failed':
       return 'failed';
   }
 }
+
+/** What an `empty` capture's row says under its status. */
+export const EMPTY_NOTE = 'The file is empty (no bytes, or only blank lines): nothing to show.';
 
 export function sizeText(c: Capture): string {
   const stored = formatBytes(c.size_bytes);
