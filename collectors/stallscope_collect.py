@@ -3,9 +3,10 @@
 
 One file, standard library only, Python 3.8 or newer: copy it to the server and run
 `python3 stallscope_collect.py record --help`. It drives `perf` (CPU samples, off-CPU scheduler
-events, page faults, syscall durations), samples /proc at 20 Hz, takes a system snapshot, pairs
-the clocks so every time can be put on the wall clock, and uploads the results to a Stallscope
-console, keeping them in a local spool until the console has them.
+events, page faults, syscall durations), samples /proc at 20 Hz (and, with --proc-stacks, the
+threads' kernel stacks), takes a system snapshot, pairs the clocks so every time can be put on the
+wall clock, and uploads the results to a Stallscope console, keeping them in a local spool until the
+console has them.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ KINDS = (
     "faults",
     "functions",
     "proc",
+    "proc-stacks",
     "metrics",
     "app-metrics",
     "snapshot",
@@ -84,6 +86,12 @@ OFFCPU_DEFAULT_BUDGET = 0.03
 SAMPLE_RECORD_BYTES = 110
 THREAD_SCAN_BUDGET = 0.04
 """Share of one CPU the per-thread part of the /proc sampler may use before it thins itself out."""
+STACK_DUMP_BYTES = 640
+"""Estimated bytes per kernel stack dump: its header and about ten `[<0>] func+0x1a/0x60` lines."""
+MAX_STACKS_HZ = 20.0
+STACK_SCAN_BUDGET = 0.04
+"""Share of one CPU the stack dumper may use before it dumps on every n-th tick only."""
+ALL_MODE_D_THREADS_GUESS = 20
 PRESSURE_MAX_HZ = 4.0
 """The kernel recomputes the PSI averages every 2 s, and each read of a pressure file walks every
 CPU: reading them 20 times a second would cost more than the rest of a tick and add nothing."""
@@ -901,6 +909,103 @@ class ProcSampler(threading.Thread):
         )
 
 
+# --------------------------------------------------------------------------------------------
+# Kernel stack dumps (--proc-stacks)
+
+
+def stack_dump_header(t_ns: int, pid: int, tid: int, state: str, comm: str) -> str:
+    """The line before each dump, as the console's `proc-stacks` importer reads it (comm last: it
+    may hold spaces)."""
+    return f"# ts_us={t_ns // 1000} pid={pid} tid={tid} state={state} comm={comm}\n"
+
+
+def stacks_unreadable() -> str | None:
+    """Why this process cannot read kernel stacks, or None when it can.
+
+    The kernel asks for CAP_SYS_ADMIN to read any task's stack file, its caller's own included,
+    so reading our own is a fair probe.
+    """
+    try:
+        read_proc(f"/proc/self/task/{threading.get_native_id()}/stack")
+    except PermissionError:
+        return "--proc-stacks: reading /proc/PID/task/TID/stack needs root (CAP_SYS_ADMIN)"
+    except OSError as exc:
+        return f"--proc-stacks: this kernel has no readable stack files ({describe(exc)})"
+    return None
+
+
+class StackDumper(threading.Thread):
+    """The kernel stack of threads, HZ times a second, from /proc/PID/task/TID/stack.
+
+    A poor man's off-CPU profile the console reads as sampled blocking stacks (format
+    `proc-stacks`): per thread and tick a `stack_dump_header` line, the state read from its stat
+    just before, then the stack file as the kernel prints it (empty for a thread that is running).
+    With target pids every thread of theirs is dumped; without (`--all`) only threads in state D,
+    since a dump of every sleeping thread on the host says little and costs much. When a tick costs
+    more than STACK_SCAN_BUDGET of a CPU, the dumper runs on every n-th tick only.
+    """
+
+    def __init__(self, path: str, pids: Sequence[int], hz: float) -> None:
+        super().__init__(name="stack-dumper", daemon=True)
+        self.path = path
+        self.pids = list(pids)
+        self.interval = 1.0 / hz
+        self.stop_event = threading.Event()
+        self.error: str | None = None
+        self.ticks = 0
+        self.dumps = 0
+        self.every = 1
+
+    def stop(self) -> None:
+        self.stop_event.set()
+        self.join(timeout=10)
+
+    def run(self) -> None:
+        try:
+            with open(self.path, "w", encoding="utf-8", errors="replace", buffering=1 << 16) as out:
+                next_at = time.monotonic()
+                while not self.stop_event.is_set():
+                    if self.ticks % self.every == 0:
+                        started = time.perf_counter()
+                        out.write(self.tick())
+                        cost = time.perf_counter() - started
+                        self.every = max(1, min(20, math.ceil(cost / (STACK_SCAN_BUDGET * self.interval))))
+                    self.ticks += 1
+                    next_at += self.interval
+                    now = time.monotonic()
+                    if next_at < now:  # fell behind: skip the missed ticks rather than bunch them
+                        next_at = now + self.interval - ((now - next_at) % self.interval)
+                    self.stop_event.wait(next_at - now)
+        except Exception as exc:
+            self.error = describe(exc)
+
+    def tick(self) -> str:
+        """One round of dumps as text."""
+        parts: list[str] = []
+        for pid in self.pids or _list_pids():
+            for tid in _list_tids(pid):
+                dump = self.dump(pid, tid, blocked_only=not self.pids)
+                if dump is not None:
+                    parts.append(dump)
+        self.dumps += len(parts)
+        return "".join(parts)
+
+    def dump(self, pid: int, tid: int, blocked_only: bool) -> str | None:
+        """One thread's header and stack; None when it exited (or is not blocked and only blocked
+        threads are wanted)."""
+        task = f"/proc/{pid}/task/{tid}/"
+        try:
+            comm, state = parse_task_stat(read_proc(task + "stat"))
+            if blocked_only and state != "D":
+                return None
+            t = time.time_ns()
+            stack = read_proc(task + "stack").decode("utf-8", "replace")
+        except (OSError, ValueError):  # the thread exited between the listing and the reads
+            return None
+        comm = comm.replace("\n", " ").replace("\r", " ")
+        return stack_dump_header(t, pid, tid, state, comm) + stack
+
+
 def _list_tids(pid: int) -> list[int]:
     try:
         return sorted(int(x) for x in os.listdir(f"/proc/{pid}/task"))
@@ -1055,6 +1160,20 @@ class MetricsRunner(threading.Thread):
 class Perf:
     path: str
     version: str
+
+
+SCRIPT_FIELDS = "+pid,+ip,+sym,+dso"
+"""`perf script` fields beside its defaults: pid/tid headers (the default prints the tid only, so
+thread views could not name a thread's process), and the stack fields spelled out, because perf
+6.1 drops every callchain once any `-F +field` is given without them."""
+PERF_TOD_SINCE = (5, 11)
+"""`perf script -F +tod` (the wall-clock column, from a `-k` recording's clock data) is in perf 5.11+."""
+
+
+def perf_prints_tod(version: str) -> bool:
+    """Whether `perf version` output ("perf version 6.1.192") names a perf with the `tod` field."""
+    found = re.search(r"(\d+)\.(\d+)", version)
+    return found is not None and (int(found.group(1)), int(found.group(2))) >= PERF_TOD_SINCE
 
 
 def find_perf() -> tuple[Perf | None, str]:
@@ -1334,7 +1453,11 @@ def plan_perf_jobs(perf: Perf, prober: PerfProber, opts: RecordOptions, explicit
         record = [perf.path, "record"] + (["-k", "CLOCK_MONOTONIC"] if clock == "monotonic" else [])
         record += events + scope + timed(data)
         text = path(mode + ".perf.txt")
-        convert = [perf.path, "script", "-i", data, *convert_filter]
+        fields = SCRIPT_FIELDS
+        if clock == "monotonic" and perf_prints_tod(perf.version):
+            # perf's wall-clock column makes the text file align itself, wherever it is uploaded.
+            fields += ",+tod"
+        convert = [perf.path, "script", "-i", data, *convert_filter, "-F", fields]
         job = PerfJob(mode, text, record, convert, clock, data, notes=notes)
         if clock == "default":
             job.warnings.append("perf refused -k CLOCK_MONOTONIC here; times are on perf's default clock")
@@ -1477,6 +1600,7 @@ def estimate_bytes(
     sample_hz: float,
     system_wide: bool,
     proc_sampler: bool,
+    stacks_hz: float = 0.0,
 ) -> dict[str, int]:
     """Rough bytes on disk per output, from the current rates and generous sizes per event."""
     out: dict[str, int] = {}
@@ -1494,6 +1618,9 @@ def estimate_bytes(
         threads = rates.threads * 3 if not system_wide else 50
         lines = 8 * (rates.ncpu + 1) + rates.meminfo_fields + 24 + 5 * rates.disks + threads
         out["proc"] = int(lines * SAMPLE_RECORD_BYTES * sample_hz * duration * 1.2)
+    if stacks_hz > 0:
+        threads = rates.threads if not system_wide else ALL_MODE_D_THREADS_GUESS
+        out["proc-stacks"] = int(threads * STACK_DUMP_BYTES * stacks_hz * duration * 1.2)
     return out
 
 
@@ -1980,6 +2107,14 @@ def cmd_record(args: argparse.Namespace, console: Console) -> int:
     if args.server and args.incident is None:
         console.error("--server needs --incident ID")
         return EXIT_USAGE
+    if args.proc_stacks and not 0 < args.stacks_hz <= MAX_STACKS_HZ:
+        console.error(f"--stacks-hz must be above 0 and at most {MAX_STACKS_HZ:g}")
+        return EXIT_USAGE
+    if args.proc_stacks:
+        unreadable = stacks_unreadable()
+        if unreadable is not None:
+            console.error(unreadable)
+            return EXIT_ERROR
 
     explicit = [m for m in PERF_MODES if getattr(args, m)]
     modes: list[str] = [] if args.no_perf else (explicit or list(DEFAULT_PERF_MODES))
@@ -2029,7 +2164,14 @@ def cmd_record(args: argparse.Namespace, console: Console) -> int:
 
     # Disk budget: estimate from the current rates, refuse rather than fill the disk.
     estimate = estimate_bytes(
-        modes, rates, args.duration, args.cpu_hz, args.sample_hz, args.all, not args.no_proc
+        modes,
+        rates,
+        args.duration,
+        args.cpu_hz,
+        args.sample_hz,
+        args.all,
+        not args.no_proc,
+        args.stacks_hz if args.proc_stacks else 0.0,
     )
     need = sum(estimate.values())
     spool = Spool(args.spool or default_spool())
@@ -2095,9 +2237,11 @@ def _run_record(
     anchors = [clock_anchor()]
     started_wall = time.time()
     parts = [j.kind for j in plan.jobs] + ([] if args.no_proc else ["proc"])
+    parts += ["proc-stacks"] if args.proc_stacks else []
     parts += ([] if args.no_snapshot else ["snapshot"]) + (["app-metrics"] if args.metrics_cmd else [])
     console.info(f"recording {', '.join(parts)} for {fmt_seconds(args.duration)} s into {outdir}")
     sampler = None
+    dumper = None
     metrics = None
     with StopFlag(console) as stop:
         for job in plan.jobs:
@@ -2113,6 +2257,9 @@ def _run_record(
         if not args.no_proc:
             sampler = ProcSampler(os.path.join(outdir, "proc.jsonl"), host, pids, args.sample_hz)
             sampler.start()
+        if args.proc_stacks:
+            dumper = StackDumper(os.path.join(outdir, "proc-stacks.txt"), pids, args.stacks_hz)
+            dumper.start()
         if args.metrics_cmd:
             metrics = MetricsRunner(
                 os.path.join(outdir, "app-metrics.jsonl"), host, pids, args.metrics_cmd, args.metrics_interval
@@ -2128,6 +2275,8 @@ def _run_record(
         aborted = _wait_for_record(args, console, plan.jobs, outdir, stop)
         if sampler is not None:
             sampler.stop()
+        if dumper is not None:
+            dumper.stop()
         if metrics is not None:
             metrics.stop()
         anchors.append(clock_anchor())
@@ -2164,6 +2313,18 @@ def _run_record(
         console.info(
             f"proc     proc.jsonl ({fmt_bytes(os.path.getsize(sampler.path))}, {sampler.ticks} ticks)"
         )
+    if dumper is not None:
+        if dumper.error:
+            warnings.append("the stack dumper stopped: " + dumper.error)
+        if dumper.dumps == 0:
+            why = "no thread of the targets could be read" if pids else "no thread was in state D"
+            warnings.append(f"proc-stacks: nothing was recorded ({why})")
+        else:
+            outputs.append(Output(dumper.path, "proc-stacks", None, [], []))
+            console.info(
+                f"stacks   proc-stacks.txt ({fmt_bytes(os.path.getsize(dumper.path))}, "
+                f"{dumper.dumps} dumps in {dumper.ticks} ticks)"
+            )
     if metrics is not None:
         for problem in metrics.problems:
             warnings.append("--metrics-cmd: " + problem)
@@ -2443,6 +2604,10 @@ examples:
   stallscope-collect record --pid 4242 --no-perf --metrics-cmd 'curl -s localhost:9100/metrics' \\
       --metrics-interval 2 --output /var/tmp/inc12-app
 
+  # where perf cannot trace the scheduler: each thread's kernel stack from /proc, 10 times a second
+  sudo stallscope-collect record --pid 4242 --no-perf --proc-stacks --stacks-hz 10 \\
+      --output /var/tmp/inc12-stacks
+
 Exit status: 0 done, 1 error, 2 usage, 3 recorded but some uploads wait in the spool.
 """
 
@@ -2558,6 +2723,15 @@ def build_parser() -> argparse.ArgumentParser:
         "--sample-hz", type=float, default=20.0, metavar="HZ", help="/proc sampler rate (default: 20)"
     )
     other.add_argument("--no-proc", action="store_true", help="no /proc sampler")
+    other.add_argument(
+        "--proc-stacks",
+        action="store_true",
+        help="kernel stacks of the targets' threads from /proc/PID/task/TID/stack (with --all: of "
+        "threads in state D); needs root",
+    )
+    other.add_argument(
+        "--stacks-hz", type=float, default=5.0, metavar="HZ", help="--proc-stacks rate (default: 5)"
+    )
     other.add_argument("--no-snapshot", action="store_true", help="no system snapshot")
     other.add_argument(
         "--metrics-cmd",

@@ -76,8 +76,15 @@ def cmd_upload(args: argparse.Namespace) -> int:
     from stallscope import client
 
     status = 0
-    for path in args.files:
-        capture = client.upload(args.server, args.incident, path, args.host, args.format, not args.quiet)
+    uploads: list[tuple[Path, dict[str, str | None]]] = []
+    if args.clock:  # first: the host's other captures are aligned by it as they are parsed
+        uploads.append((args.clock, {"fmt": "clock-anchors"}))
+    given = {"fmt": args.format, "time_column": args.time_column, "kind": args.kind, "start": args.start}
+    uploads += [(path, given) for path in args.files]
+    for path, options in uploads:
+        capture = client.upload(
+            args.server, args.incident, path, args.host, show_progress=not args.quiet, **options
+        )
         print(f"{path}: capture {capture['id']} {capture['status']}")
         if args.wait:
             capture = client.wait_parsed(args.server, capture["id"], not args.quiet)
@@ -126,7 +133,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
 
 
 def cmd_analysis(args: argparse.Namespace) -> int:
-    """diff, threads and heatmap: the module named by the command does the work."""
+    """diff, threads, heatmap and configdiff: the module named by the command does the work."""
     import importlib
 
     module = importlib.import_module(f"stallscope.commands.{args.command}")
@@ -189,14 +196,40 @@ def build_parser() -> argparse.ArgumentParser:
         "upload",
         cmd_upload,
         "upload capture files to an incident",
-        "Upload `perf script` output (plain, .gz or .zst) to an incident.\n\n"
-        "example:\n  perf script | gzip > cpu.txt.gz\n"
-        "  stallscope upload cpu.txt.gz --incident 3 --host db-7 --wait",
+        "Upload captures (plain, .gz or .zst) to an incident: perf script, perf trace, ftrace, sched,\n"
+        "sysstat, CSV or JSON-lines metrics, /proc stack dumps, text snapshots, clock anchors.\n\n"
+        "Put perf captures on wall-clock time by recording on CLOCK_MONOTONIC and printing\n"
+        "perf's wall-clock column (the console reads the offset from it):\n"
+        "  perf record -k CLOCK_MONOTONIC -F 99 -a -g -- sleep 30\n"
+        "  perf script -F +tod | gzip > cpu.txt.gz\n"
+        "  stallscope upload cpu.txt.gz --incident 3 --host db-7 --wait\n\n"
+        "or give the host's clock anchors (or a start time) with the upload:\n"
+        "  stallscope upload sched.txt.gz --incident 3 --host db-7 --clock clock.csv\n"
+        "  stallscope upload trace.txt --incident 3 --host db-7 --start 2026-11-25T14:02:10Z",
     )
     p.add_argument("files", type=Path, nargs="+", metavar="FILE")
     p.add_argument("--incident", type=int, required=True, help="incident id (see the incident page URL)")
     p.add_argument("--host", help="the host the capture was taken on")
     p.add_argument("--format", help="skip content detection, e.g. perf-script")
+    p.add_argument(
+        "--time-column",
+        metavar="C",
+        help="CSV and JSON-lines files: the column (or key) holding the time, when it is not found",
+    )
+    p.add_argument(
+        "--clock",
+        type=Path,
+        metavar="FILE",
+        help="clock anchors of the host (CSV or JSON of CLOCK_MONOTONIC/CLOCK_REALTIME pairs, or the "
+        "collector's clock.json), uploaded first: they put the host's perf and ftrace captures on "
+        "wall-clock time",
+    )
+    p.add_argument("--kind", help="what the capture is, shown in the UI: cpu, offcpu, syscalls, faults…")
+    p.add_argument(
+        "--start",
+        metavar="TIME",
+        help="wall-clock start (ISO 8601, UTC unless a zone is given) for captures nothing else aligns",
+    )
     p.add_argument("--server", default=_server_default(), help="console URL (default %(default)s)")
     p.add_argument("--wait", action="store_true", help="wait until parsing ends and print the result")
     p.add_argument("--quiet", action="store_true", help="no progress output")
@@ -255,9 +288,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", type=Path, metavar="FILE")
     p.add_argument("--json", action="store_true", help="machine-readable output")
 
-    from stallscope.commands import diff, heatmap, threads
+    from stallscope.commands import configdiff, diff, heatmap, threads
 
-    for module in (diff, threads, heatmap):
+    for module in (diff, threads, heatmap, configdiff):
         name = module.__name__.rsplit(".", 1)[1]
         module.add_arguments(add(name, cmd_analysis, module.HELP, module.DESCRIPTION))
     return parser

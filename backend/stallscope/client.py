@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 
 CHUNK_BYTES = 1 << 20
-TERMINAL_STATES = {"ready", "partial", "failed"}
+TERMINAL_STATES = {"ready", "partial", "empty", "failed"}
 
 
 class ApiError(Exception):
@@ -49,13 +49,19 @@ def _file_chunks(path: Path, show_progress: bool) -> Iterator[bytes]:
 
 
 def upload(
-    server: str, incident_id: int, path: Path, host: str | None, fmt: str | None, show_progress: bool
+    server: str,
+    incident_id: int,
+    path: Path,
+    host: str | None,
+    fmt: str | None,
+    show_progress: bool,
+    *,
+    time_column: str | None = None,
+    kind: str | None = None,
+    start: str | None = None,
 ) -> dict[str, Any]:
-    params = {"filename": path.name}
-    if host:
-        params["host"] = host
-    if fmt:
-        params["format"] = fmt
+    given = {"host": host, "format": fmt, "time_column": time_column, "kind": kind, "start": start}
+    params = {"filename": path.name} | {name: value for name, value in given.items() if value}
     with httpx.Client(
         base_url=server, headers=CLIENT_HEADERS, timeout=httpx.Timeout(60.0, read=600.0)
     ) as client:

@@ -1,1 +1,6 @@
-pytest_plugins = ["tests.fixtures.db", "tests.fixtures.worker", "tests.fixtures.corpus"]
+pytest_plugins = [
+    "tests.fixtures.db",
+    "tests.fixtures.worker",
+    "tests.fixtures.corpus",
+    "tests.fixtures.http_console",
+]

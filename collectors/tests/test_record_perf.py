@@ -9,6 +9,7 @@ import json
 import os
 import re
 import shutil
+import time
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ import stallscope_collect as sc
 
 from .conftest import Workload, run_collect
 
+TOD = re.compile(r" (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)\.(\d+) ")
 HEADER_TIME = re.compile(r"\s(\d+\.\d{6}):\s")
 
 
@@ -87,7 +89,7 @@ def perf_samples(text: str) -> list[tuple[str, str]]:
 
 
 def header_pid(header: str) -> int | None:
-    m = re.match(r"^.*?\s+(\d+)(?:/\d+)?\s+(?:\[\d+\]\s+)?\d+\.\d+:", header)
+    m = re.match(r"^.*?\s+(\d+)(?:/\d+)?\s+(?:\[\d+\]\s+)?(?:\d{4}-\d\d-\d\d [\d:.]+\s+)?\d+\.\d+:", header)
     return int(m.group(1)) if m else None
 
 
@@ -154,6 +156,22 @@ def test_perf_times_are_on_the_anchored_monotonic_clock(pid_capture: Capture) ->
     assert start <= min(times) <= max(times) <= end
     realtime_offset = [a["realtime_ns"] - a["monotonic_ns"] for a in clock["anchors"]]
     assert abs(realtime_offset[0] - realtime_offset[1]) < 50_000_000
+
+
+def test_perf_text_carries_its_wall_clock_column_that_agrees_with_the_anchors(pid_capture: Capture) -> None:
+    pid_capture.need("cpu")
+    clock = json.loads(pid_capture.text("clock.json"))
+    perf, _ = sc.find_perf()
+    if clock["perf_clock"] != "monotonic" or perf is None or not sc.perf_prints_tod(perf.version):
+        pytest.skip("perf here records without -k CLOCK_MONOTONIC or has no tod field (perf < 5.11)")
+    header = next(h for h, _ in perf_samples(pid_capture.text("cpu.perf.txt")) if HEADER_TIME.search(h))
+    tod = TOD.search(header)
+    assert tod is not None, header
+    # perf prints the wall clock in local time, which mktime reads back the same way
+    wall_s = time.mktime(time.strptime(tod.group(1), "%Y-%m-%d %H:%M:%S")) + float("0." + tod.group(2))
+    offset_s = wall_s - float(HEADER_TIME.search(header).group(1))  # type: ignore[union-attr]
+    anchor_offset_s = (clock["anchors"][0]["realtime_ns"] - clock["anchors"][0]["monotonic_ns"]) / 1e9
+    assert abs(offset_s - anchor_offset_s) < 0.001
 
 
 def test_proc_sampler_series(pid_capture: Capture) -> None:
@@ -275,7 +293,7 @@ def test_commands_saved(pid_capture: Capture) -> None:
         sampled = re.search(rf"perf record (-k CLOCK_MONOTONIC )?-F 49 -g -m 64 (-a|-p {pid}) ", commands)
         assert sampled
         if sampled.group(2) == "-a":
-            assert re.search(rf"perf script -i \S+cpu.perf.data --pid {pid}\n", commands)
+            assert re.search(rf"perf script -i \S+cpu.perf.data --pid {pid} -F \S+\n", commands)
         else:
             assert "perf script -i " in commands
     if "offcpu" not in pid_capture.refused:

@@ -292,3 +292,11 @@ def test_estimate_and_sizes() -> None:
     assert sc.parse_size("10") == 10
     assert sc.fmt_bytes(10) == "10 B"
     assert sc.fmt_bytes(3 << 20) == "3.0 MiB"
+
+
+def test_perf_prints_its_wall_clock_column_from_5_11() -> None:
+    assert sc.perf_prints_tod("perf version 6.1.192")
+    assert sc.perf_prints_tod("perf version 5.11.0")
+    assert not sc.perf_prints_tod("perf version 5.10.102")
+    assert not sc.perf_prints_tod("perf version 4.19.0-27-amd64")
+    assert not sc.perf_prints_tod("perf: unknown version")

@@ -70,7 +70,7 @@ export async function waitParsed(request: APIRequestContext, id: number): Promis
       },
       { timeout: 90_000, intervals: [250, 500, 1000] },
     )
-    .toMatch(/^(ready|partial|failed)$/);
+    .toMatch(/^(ready|partial|empty|failed)$/);
   const parsed = last.capture;
   if (parsed === null) throw new Error(`capture ${id} never answered`);
   expect(parsed.status, `capture ${id} failed to parse`).not.toBe('failed');

@@ -17,14 +17,16 @@ from typing import Any
 import psycopg
 from psycopg.types.json import Jsonb
 
+from stallscope.captures.host_clock import host_anchors, realign_host
 from stallscope.captures.parse_claim import ClaimedCapture, ParseHeartbeat, claim_capture
 from stallscope.config import get_settings
 from stallscope.db import get_session_factory, raw_connection
+from stallscope.ingest.appmetrics.time_option import TIME_COLUMN_KEY, with_time_column
 from stallscope.ingest.clock import clock_mapping
 from stallscope.ingest.limits import CaptureLimits, setting_name
-from stallscope.ingest.model import ParseError, ParseReport
+from stallscope.ingest.model import CaptureClock, ParseError, ParseReport
 from stallscope.ingest.record_sink import RecordSink
-from stallscope.ingest.registry import HEAD_BYTES, detect_importer, importer_by_name
+from stallscope.ingest.registry import HEAD_BYTES, detect_importer, importer_by_name, is_blank
 from stallscope.ingest.stack_dictionary import StackDictionary
 from stallscope.kit.compression import decompressing_reader, sniff_compression
 from stallscope.kit.readers import PrefixedReader, read_head
@@ -102,10 +104,13 @@ def _parse_claimed(database_url: str, aux: Conn, capture_id: int, claimed: Claim
     refresh_sample_rollup(aux, capture_id)
     _store_thread_states(database_url, capture_id)
     # Ready only now: a flame graph opened the moment the status flips finds every table filled.
-    aux.execute(
-        "UPDATE captures SET status = %s, progress = 1 WHERE id = %s AND parse_attempt = %s",
+    ended = aux.execute(
+        "UPDATE captures SET status = %s, progress = 1 WHERE id = %s AND parse_attempt = %s "
+        "RETURNING clock, format",
         (final_status, capture_id, attempt),
-    )
+    ).fetchone()
+    if ended is not None:
+        realign_host(aux, capture_id, ended[0] or {}, ended[1])
 
 
 BRIN_INDEXES = """
@@ -163,7 +168,7 @@ def _load(
     size_bytes: int,
     clock_info: dict[str, Any],
 ) -> str:
-    """Load the capture's records and tallies; returns the status it ends in (ready or partial)."""
+    """Load the capture's records and tallies; returns the status it ends in (ready, partial, empty)."""
     main.execute("SELECT pg_advisory_xact_lock(%s, %s)", (ADVISORY_LOCK_CLASS, capture_id))
     for table in CAPTURE_TABLES:
         main.execute(f"DELETE FROM {table} WHERE capture_id = %s", (capture_id,))
@@ -177,7 +182,9 @@ def _load(
         except CorruptCompression as exc:  # nothing at all decompresses
             raise ParseError(0, str(exc)) from exc
         importer = importer_by_name(forced_format) if forced_format else detect_importer(head)
-        mapping = clock_mapping(importer.clock, clock_info, head)
+        importer = with_time_column(importer, clock_info.get(TIME_COLUMN_KEY))
+        host = host_anchors(main, capture_id) if importer.clock is CaptureClock.MONOTONIC else None
+        mapping = clock_mapping(importer.clock, clock_info, head, host)
         text = io.BufferedReader(PrefixedReader(head, stream), buffer_size=1 << 20)
         sink = RecordSink(main, StackDictionary(aux, limits), capture_id, mapping.to_timestamp(), limits)
         next_progress = time.monotonic() + PROGRESS_INTERVAL_S
@@ -189,6 +196,9 @@ def _load(
                 next_progress = time.monotonic() + PROGRESS_INTERVAL_S
         sink.finish(report)
     if sink.total == 0:
+        if is_blank(head) and not report.warnings:  # nothing in it at all: not a failure
+            _finish(main, capture_id, importer.name, report, sink, mapping.as_json(clock_info))
+            return "empty"
         reason = "no records found"
         if report.warnings:
             first = report.warnings[0]

@@ -11,12 +11,14 @@ from fastapi.responses import FileResponse
 
 from stallscope.captures import repository, service
 from stallscope.captures.parse_queue import send_parse
-from stallscope.captures.schemas import CaptureOut, DocumentOut, ShiftRequest, UploadInfo
+from stallscope.captures.schemas import CaptureOut, DocumentOut, ShiftRequest, StartRequest, UploadInfo
 from stallscope.captures.upload_stream import IdleLimit, UploadStalled, store_body
 from stallscope.config import get_settings
 from stallscope.db import get_session_factory
 from stallscope.deps import SessionDep, database_url
 from stallscope.incidents.service import require_incident
+from stallscope.ingest.appmetrics.time_option import TIME_COLUMN_KEY
+from stallscope.ingest.clock import START_GIVEN_KEY
 from stallscope.kit.blobstore import (
     BlobWriter,
     CorruptCompression,
@@ -26,7 +28,7 @@ from stallscope.kit.blobstore import (
 )
 from stallscope.kit.errors import Invalid, TooLarge
 from stallscope.kit.text import SingleLine, download_name, first_unstorable
-from stallscope.kit.units import parse_duration_ns
+from stallscope.kit.units import parse_duration_ns, parse_wall_clock_ns
 from stallscope.tokens.service import check_secret
 
 router = APIRouter(tags=["captures"])
@@ -108,6 +110,14 @@ def upload_info(
     clock: Annotated[str | None, Query(description="Clock anchors as JSON (see the README)")] = None,
     offset: Annotated[SingleLine | None, Query(description="Capture clock to UTC offset, '+12.5s'")] = None,
     meta: Annotated[str | None, Query(description="Collector metadata, JSON")] = None,
+    start: Annotated[
+        SingleLine | None,
+        Query(description="Wall-clock start (ISO 8601) for a capture nothing else aligns"),
+    ] = None,
+    time_column: Annotated[
+        SingleLine | None,
+        Query(description="The column (or JSON key) holding the time, for CSV and JSON-lines files"),
+    ] = None,
 ) -> UploadInfo:
     """The upload's description, checked before a byte of the body is read or stored."""
     clock_info = _json_param("clock", clock)
@@ -116,6 +126,13 @@ def upload_info(
             clock_info["offset_ns_given"] = parse_duration_ns(offset)
         except ValueError as exc:
             raise Invalid(str(exc)) from exc
+    if start and start.strip():
+        try:
+            clock_info[START_GIVEN_KEY] = parse_wall_clock_ns(start)
+        except ValueError as exc:
+            raise Invalid(f"start: {exc}") from exc
+    if time_column and time_column.strip():
+        clock_info[TIME_COLUMN_KEY] = time_column.strip()
     return UploadInfo(
         filename=service.clean_filename(filename),
         host=host,
@@ -170,6 +187,15 @@ async def collector_upload(
 def shift_capture(capture_id: int, data: ShiftRequest, session: SessionDep) -> CaptureOut:
     """Move the capture on the wall-clock axis; every record is re-timed from the stored upload."""
     capture = service.set_shift(session, capture_id, data.shift)
+    session.commit()
+    send_parse(capture_id, capture.parse_attempt)
+    return service.get_capture(session, capture_id)
+
+
+@router.post("/api/captures/{capture_id}/start", status_code=status.HTTP_202_ACCEPTED)
+def set_capture_start(capture_id: int, data: StartRequest, session: SessionDep) -> CaptureOut:
+    """Place an unaligned capture on the wall clock: its first record at the start given."""
+    capture = service.set_start(session, capture_id, data.start)
     session.commit()
     send_parse(capture_id, capture.parse_attempt)
     return service.get_capture(session, capture_id)

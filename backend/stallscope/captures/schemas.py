@@ -9,7 +9,8 @@ from pydantic import BaseModel, Field
 
 from stallscope.kit.text import SingleLine
 
-CaptureStatus = Literal["queued", "parsing", "ready", "partial", "failed"]
+CaptureStatus = Literal["queued", "parsing", "ready", "partial", "empty", "failed"]
+"""`empty`: the upload holds nothing but blank lines (or no bytes at all); it parsed, and has no records."""
 
 
 class WarningOut(BaseModel):
@@ -43,6 +44,13 @@ class DocumentOut(BaseModel):
 
 class ShiftRequest(BaseModel):
     shift: SingleLine = Field(description="The capture's whole shift, e.g. '+2.5s', '-300ms', '0'")
+
+
+class StartRequest(BaseModel):
+    start: SingleLine | None = Field(
+        description="Wall-clock start of a capture nothing else aligns (ISO 8601, e.g. "
+        "'2026-11-25T14:02:10Z'); null forgets a start given before"
+    )
 
 
 class CaptureOut(BaseModel):

@@ -10,10 +10,11 @@ from sqlalchemy.orm import Session
 from stallscope.captures import repository
 from stallscope.captures.schemas import CaptureOut, EventOut, UploadInfo, WarningOut
 from stallscope.incidents.service import require_incident
+from stallscope.ingest.clock import START_GIVEN_KEY
 from stallscope.kit.blobstore import StoredBlob
 from stallscope.kit.errors import Invalid, NotFound
 from stallscope.kit.text import strip_bidi_controls
-from stallscope.kit.units import parse_duration_ns
+from stallscope.kit.units import parse_duration_ns, parse_wall_clock_ns
 from stallscope.models import Capture
 
 MAX_FILENAME = 255
@@ -152,6 +153,25 @@ def set_shift(session: Session, capture_id: int, shift: str) -> Capture:
         raise Invalid(str(exc)) from exc
     capture = require_capture(session, capture_id)
     capture.clock = {**capture.clock, "shift_ns": shift_ns}
+    return mark_requeued(session, capture_id)
+
+
+def set_start(session: Session, capture_id: int, start: str | None) -> Capture:
+    """Record the wall-clock start a person gave; a re-parse places the first record there.
+
+    It replaces any shift given before: a start is absolute, and a shift on top of it would move the
+    capture away from the time the person just typed.
+    """
+    clock = dict(require_capture(session, capture_id).clock or {})
+    clock.pop("shift_ns", None)
+    clock.pop(START_GIVEN_KEY, None)
+    if start is not None and start.strip():
+        try:
+            clock[START_GIVEN_KEY] = parse_wall_clock_ns(start)
+        except ValueError as exc:
+            raise Invalid(str(exc)) from exc
+    capture = require_capture(session, capture_id)
+    capture.clock = clock
     return mark_requeued(session, capture_id)
 
 

@@ -28,12 +28,12 @@ from stallscope.heatmap.schemas import (
     StreamOut,
     StreamsOut,
 )
+from stallscope.ingest.clock import WALL_CLOCK_MODES
 from stallscope.kit.errors import Invalid
 from stallscope.models import Capture
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 ONE_US = timedelta(microseconds=1)
-WALL_CLOCK_MODES = frozenset({"realtime", "anchor", "perf-tod", "user-offset"})
 
 
 def _clock_notes(captures: list[Capture]) -> tuple[bool, list[str]]:

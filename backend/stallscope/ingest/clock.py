@@ -4,14 +4,20 @@ perf and ftrace print seconds since boot (CLOCK_MONOTONIC, or perf's own clock a
 so ahead of it); metrics and logs print wall-clock time; perf trace prints milliseconds since it
 started. A capture records how its times were mapped so the UI can say how far to trust an
 alignment, and a person can shift it when they know better.
+
+What aligns a capture, most trusted first: an offset its uploader gave; clock anchors that came with
+it; perf's wall-clock column in the file itself; a wall-clock start a person gave (the first record
+is placed there); the clock anchors of its host, uploaded as a capture of their own
+(`captures/host_clock.py`). Without any of them it stays `unaligned`: on the capture clock, which the
+UI shows relative to the capture rather than as 1970.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
-from statistics import median
+from statistics import median_low
 from typing import Any
 
 from stallscope.ingest.model import CaptureClock
@@ -23,22 +29,59 @@ EPOCH_NS_THRESHOLD = 10**18
 recorded with `-k CLOCK_REALTIME` prints them in its time column."""
 
 
+WALL_CLOCK_MODES = frozenset({"realtime", "anchor", "host-anchor", "perf-tod", "user-offset", "user-start"})
+"""Modes whose times are wall-clock times, comparable across captures and hosts."""
+START_GIVEN_KEY = "start_given_ns"
+"""Clock info key: the wall-clock start (epoch ns) a person gave for a capture with nothing to align it."""
+
+
+@dataclass(slots=True)
+class StartPin:
+    """Puts the first capture-clock time the parse converts at `start_ns`.
+
+    The first record is the capture's start as a person knows it ("perf ran from 14:02:10"); records
+    a parser emits slightly out of order land a little before it, which is within what a person's
+    start time is good for anyway.
+    """
+
+    start_ns: int
+    offset_ns: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class HostAnchors:
+    """The clock anchors of the capture's host, from the newest anchor capture of its incident."""
+
+    offset_ns: int
+    """Realtime minus capture clock: the median over the anchor file's pairs."""
+    perf_clock: bool
+    capture_id: int
+    filename: str
+
+
 @dataclass(frozen=True, slots=True)
 class ClockMapping:
     mode: str
-    """unaligned | anchor | perf-tod | realtime | user-offset | none"""
+    """unaligned | anchor | host-anchor | perf-tod | user-start | realtime | user-offset | none"""
     offset_ns: int
     """Added to capture-clock times that are not already epoch times."""
     shift_ns: int
     """A person's correction, added to every time (epoch ones included)."""
     note: str
+    capture_clock: str = ""
+    """The clock the importer reads (`CaptureClock` value): says which captures anchors can align."""
+    pin: StartPin | None = None
 
     def to_timestamp(self) -> Callable[[int | None], datetime]:
-        offset, shift = self.offset_ns, self.shift_ns
+        offset, shift, pin = self.offset_ns, self.shift_ns, self.pin
 
         def convert(ns: int | None) -> datetime:
+            nonlocal offset, pin
             value = ns or 0
             if value < EPOCH_NS_THRESHOLD:
+                if pin is not None:
+                    offset = pin.offset_ns = pin.start_ns - value
+                    pin = None
                 value += offset
             return EPOCH + timedelta(microseconds=(value + shift) // 1000)
 
@@ -46,7 +89,16 @@ class ClockMapping:
 
     def as_json(self, info: dict[str, Any]) -> dict[str, Any]:
         stored = dict(info)
-        stored.update(mode=self.mode, offset_ns=self.offset_ns, shift_ns=self.shift_ns, note=self.note)
+        offset = self.offset_ns
+        if self.pin is not None and self.pin.offset_ns is not None:
+            offset = self.pin.offset_ns
+        stored.update(
+            mode=self.mode,
+            offset_ns=offset,
+            shift_ns=self.shift_ns,
+            note=self.note,
+            capture_clock=self.capture_clock,
+        )
         return stored
 
 
@@ -57,15 +109,24 @@ def anchor_offset_ns(anchors: list[dict[str, Any]]) -> int | None:
         for a in anchors
         if isinstance(a, dict) and "realtime_ns" in a and "monotonic_ns" in a
     ]
-    return int(median(offsets)) if offsets else None
+    return median_low(offsets) if offsets else None
 
 
-def clock_mapping(importer_clock: CaptureClock, info: dict[str, Any], head: bytes = b"") -> ClockMapping:
+def clock_mapping(
+    importer_clock: CaptureClock, info: dict[str, Any], head: bytes = b"", host: HostAnchors | None = None
+) -> ClockMapping:
     """Decide the mapping from what the format prints and what the uploader told us (`info`).
 
-    In order of trust: the uploader's own offset, the collector's clock anchors, then perf's
-    wall-clock column when the file has one (`head` is the start of the decompressed file).
+    In the order of trust the module docstring gives (`head` is the start of the decompressed file,
+    `host` the anchors of the capture's host, if it has some).
     """
+    mapping = _mapping(importer_clock, info, head, host)
+    return replace(mapping, capture_clock=importer_clock.value)
+
+
+def _mapping(
+    importer_clock: CaptureClock, info: dict[str, Any], head: bytes, host: HostAnchors | None
+) -> ClockMapping:
     shift = int(info.get("shift_ns", 0))
     user_offset = info.get("offset_ns_given")
     if importer_clock is CaptureClock.REALTIME:
@@ -86,6 +147,18 @@ def clock_mapping(importer_clock: CaptureClock, info: dict[str, Any], head: byte
         if tod is not None:
             zone = "UTC" if not info.get("utc_offset_s") else f"UTC{int(info['utc_offset_s']) / 3600:+g} h"
             return ClockMapping("perf-tod", tod, shift, f"perf's wall-clock column (-F +tod), read as {zone}")
+    start_given = info.get(START_GIVEN_KEY)
+    if start_given is not None and importer_clock in (CaptureClock.MONOTONIC, CaptureClock.RELATIVE):
+        start = EPOCH + timedelta(microseconds=int(start_given) // 1000)
+        note = (
+            f"wall-clock start given by a person: the first record is placed at {start:%Y-%m-%d %H:%M:%S} UTC"
+        )
+        return ClockMapping("user-start", 0, shift, note, pin=StartPin(int(start_given)))
+    if importer_clock is CaptureClock.MONOTONIC and host is not None:
+        note = f"clock anchors of this host, from capture {host.capture_id} ({host.filename})"
+        if host.perf_clock:
+            note += "; taken on perf's default clock, which runs up to ~1.5 ms ahead of CLOCK_MONOTONIC"
+        return ClockMapping("host-anchor", host.offset_ns, shift, note)
     if importer_clock is CaptureClock.RELATIVE:
         return ClockMapping("unaligned", 0, shift, "times relative to the start of the trace; no anchor")
     note = "capture clock (seconds since boot) shown from 1970-01-01; no wall-clock anchor"

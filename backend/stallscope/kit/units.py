@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 
 CLOCK_EVENTS = frozenset({"cpu-clock", "task-clock"})
 
@@ -37,3 +38,21 @@ def parse_duration_ns(text: str) -> int:
     sign, number, unit = match.groups()
     value = round(float(number) * _DURATION_UNITS_NS[unit or "s"])
     return -value if sign == "-" else value
+
+
+def parse_wall_clock_ns(text: str) -> int:
+    """An ISO 8601 time ('2026-11-25T14:02:10.5Z'; without a zone it is UTC) → epoch ns.
+
+    ValueError for anything else, and for times before 2000: no capture being investigated today
+    started then, and such a value is nearly always seconds since boot typed in the wrong field.
+    """
+    try:
+        moment = datetime.fromisoformat(text.strip())
+    except ValueError as exc:
+        raise ValueError(f"not an ISO 8601 time: {text!r} (try '2026-11-25T14:02:10Z')") from exc
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    if moment.year < 2000:
+        raise ValueError(f"{text!r} is before the year 2000: give the capture's wall-clock start")
+    delta = moment - datetime(1970, 1, 1, tzinfo=UTC)
+    return (delta.days * 86_400 + delta.seconds) * 1_000_000_000 + delta.microseconds * 1_000

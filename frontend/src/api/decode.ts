@@ -10,6 +10,7 @@ import {
   type Capture,
   type CaptureDocument,
   type EventsPage,
+  METRIC_KINDS,
   type MetricPoint,
   type MetricPoints,
   type MetricSeries,
@@ -299,6 +300,9 @@ export const decodeStack = (v: unknown): StackFrame[] =>
     return { name: str(o.name, `${path}.name`), kind: nstr(o.kind, `${path}.kind`) ?? 'unknown' };
   });
 
+const metricKind = oneOf(METRIC_KINDS);
+const drawnAs = oneOf(['values', 'rate'] as const);
+
 function decodeSeries(v: unknown, path: string): MetricSeries {
   const o = obj(v, path);
   return {
@@ -310,6 +314,10 @@ function decodeSeries(v: unknown, path: string): MetricSeries {
     points: nnum(o.points, `${path}.points`) ?? 0,
     first: nstr(o.first, `${path}.first`),
     last: nstr(o.last, `${path}.last`),
+    host: nstr(o.host, `${path}.host`),
+    capture_filename: nstr(o.capture_filename, `${path}.capture_filename`),
+    capture_start: nstr(o.capture_start, `${path}.capture_start`),
+    named_kind: o.named_kind == null ? 'gauge' : metricKind(o.named_kind, `${path}.named_kind`),
   };
 }
 
@@ -323,6 +331,9 @@ function decodePoint(v: unknown, path: string): MetricPoint {
     min: num(o.min, `${path}.min`),
     max: num(o.max, `${path}.max`),
     count: nnum(o.count, `${path}.count`) ?? 1,
+    p50: nnum(o.p50, `${path}.p50`),
+    p90: nnum(o.p90, `${path}.p90`),
+    p99: nnum(o.p99, `${path}.p99`),
   };
 }
 
@@ -332,6 +343,13 @@ export function decodeMetricPoints(v: unknown): MetricPoints {
     series_id: num(o.series_id, 'points.series_id'),
     bucket_ns: nnum(o.bucket_ns, 'points.bucket_ns') ?? 0,
     points: arr(o.points, 'points.points', decodePoint),
+    kind: o.kind == null ? 'gauge' : metricKind(o.kind, 'points.kind'),
+    kind_reason: nstr(o.kind_reason, 'points.kind_reason') ?? '',
+    drawn: o.drawn == null ? 'values' : drawnAs(o.drawn, 'points.drawn'),
+    unit: nstr(o.unit, 'points.unit') ?? '',
+    start: nstr(o.start, 'points.start'),
+    end: nstr(o.end, 'points.end'),
+    resets: nnum(o.resets, 'points.resets') ?? 0,
   };
 }
 

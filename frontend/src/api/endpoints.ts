@@ -55,6 +55,10 @@ export function uploadUrl(incidentId: number, filename: string, host: string): s
   return `/api/incidents/${incidentId}/captures?${p.toString()}`;
 }
 
+/** Place a capture nothing aligned on the wall clock: its first record at `start` (UTC ISO); null forgets it. */
+export const setCaptureStart = (id: number, start: string | null): Promise<Capture> =>
+  postJson(`/api/captures/${id}/start`, { start }, (v) => decodeCapture(v));
+
 /** The capture's whole time shift, e.g. "+2.5s", "-300ms", "0"; the capture is re-timed (poll it). */
 export const shiftCapture = (id: number, shift: string): Promise<Capture> =>
   postJson(`/api/captures/${id}/shift`, { shift }, (v) => decodeCapture(v));
@@ -96,6 +100,27 @@ export function seriesPointsUrl(id: number, buckets: number, start?: string, end
 
 export const getSeriesPoints = (id: number, buckets: number, signal?: AbortSignal): Promise<MetricPoints> =>
   getJson(seriesPointsUrl(id, buckets), decodeMetricPoints, signal);
+
+/** Every metric series of every capture of an incident. */
+export const listIncidentSeries = (incident: number, signal?: AbortSignal): Promise<MetricSeries[]> =>
+  getJson(`/api/metrics/series?${new URLSearchParams({ incident: String(incident) }).toString()}`, decodeSeriesList, signal);
+
+export interface SeriesPointsQuery {
+  buckets: number;
+  /** ISO 8601; the bucket grid starts here. Series asked with the same start, end and buckets share a grid. */
+  start?: string;
+  end?: string;
+  /** true: increase per second; false: values as stored; absent: the server's choice (rate for counters). */
+  rate?: boolean;
+}
+
+export function seriesPointsQueryUrl(id: number, q: SeriesPointsQuery): string {
+  const base = seriesPointsUrl(id, q.buckets, q.start, q.end);
+  return q.rate === undefined ? base : `${base}&rate=${String(q.rate)}`;
+}
+
+export const querySeriesPoints = (id: number, q: SeriesPointsQuery, signal?: AbortSignal): Promise<MetricPoints> =>
+  getJson(seriesPointsQueryUrl(id, q), decodeMetricPoints, signal);
 
 export const getDocuments = (captureId: number, signal?: AbortSignal): Promise<CaptureDocument[]> =>
   getJson(`/api/captures/${captureId}/documents`, decodeDocuments, signal);

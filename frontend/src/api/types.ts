@@ -20,7 +20,8 @@ export interface NewIncident {
   summary: string;
 }
 
-export const CAPTURE_STATUSES = ['queued', 'parsing', 'ready', 'partial', 'failed'] as const;
+/** `empty`: the upload held no bytes, or only blank lines: parsed, nothing in it, not a failure. */
+export const CAPTURE_STATUSES = ['queued', 'parsing', 'ready', 'partial', 'empty', 'failed'] as const;
 export type CaptureStatus = (typeof CAPTURE_STATUSES)[number];
 
 export interface CaptureWarning {
@@ -33,7 +34,16 @@ export interface EventCount {
   samples: number;
 }
 
-export const CLOCK_MODES = ['unaligned', 'anchor', 'realtime', 'user-offset', 'none'] as const;
+export const CLOCK_MODES = [
+  'unaligned',
+  'anchor',
+  'host-anchor',
+  'perf-tod',
+  'realtime',
+  'user-offset',
+  'user-start',
+  'none',
+] as const;
 
 export interface CaptureClock {
   /** One of CLOCK_MODES, or 'unknown' when the server said nothing. */
@@ -217,6 +227,13 @@ export interface MetricSeries {
   points: number;
   first: string | null;
   last: string | null;
+  /** The host of the series' capture, as the uploader named it. */
+  host: string | null;
+  capture_filename: string | null;
+  /** The capture's first metric point: offset zero when runs are aligned by capture start. */
+  capture_start: string | null;
+  /** The kind its name and unit say; the points' answer also reads the values. */
+  named_kind: MetricKind;
 }
 
 export interface MetricPoint {
@@ -225,12 +242,31 @@ export interface MetricPoint {
   min: number;
   max: number;
   count: number;
+  /** Per-bucket percentiles, for latency series drawn as values; null otherwise. */
+  p50: number | null;
+  p90: number | null;
+  p99: number | null;
 }
+
+/** counter: cumulative, drawn as a rate; latency: a time per event, with percentiles; gauge: a level. */
+export type MetricKind = 'counter' | 'latency' | 'gauge';
+export const METRIC_KINDS: readonly MetricKind[] = ['counter', 'latency', 'gauge'];
 
 export interface MetricPoints {
   series_id: number;
   bucket_ns: number;
   points: MetricPoint[];
+  kind: MetricKind;
+  /** Why the server read the series as that kind, in words. */
+  kind_reason: string;
+  /** `rate`: avg/min/max are increases per second; `values`: as stored. */
+  drawn: 'values' | 'rate';
+  /** Of the drawn values ('' without one). */
+  unit: string;
+  /** The bucket grid's first bucket starts here. */
+  start: string | null;
+  end: string | null;
+  resets: number;
 }
 
 export interface CaptureDocument {

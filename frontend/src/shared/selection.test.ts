@@ -3,6 +3,8 @@ import {
   EMPTY_SELECTION,
   epochUsFromIso,
   formatWithin,
+  instantFromText,
+  instantText,
   isoFromEpochUs,
   parseWithin,
   readSelection,
@@ -89,5 +91,17 @@ describe('links between views', () => {
   it('turns a selection into API parameters', () => {
     const p = selectionApiParams({ ...EMPTY_SELECTION, fromUs: 1_500_000, tid: 3 }, [1, 2]);
     expect(p.toString()).toBe('captures=1%2C2&start=1970-01-01T00%3A00%3A01.500000Z&tid=3');
+  });
+});
+
+describe('capture-clock times in links', () => {
+  it('writes an unaligned range as seconds and reads it back, wall-clock ranges as ISO', () => {
+    const ownClock = writeSelection(new URLSearchParams(), { ...EMPTY_SELECTION, fromUs: 13_061_862_016, toUs: 13_070_000_000 });
+    expect(ownClock.get('from')).toBe('13061.862016s');
+    expect(readSelection(ownClock).selection).toMatchObject({ fromUs: 13_061_862_016, toUs: 13_070_000_000 });
+    const wall = writeSelection(new URLSearchParams(), { ...EMPTY_SELECTION, fromUs: 1_795_628_808_480_424 });
+    expect(wall.get('from')).toBe('2026-11-25T17:46:48.480424Z');
+    expect(instantFromText('2026-11-25T17:46:48.480424Z')).toBe(1_795_628_808_480_424);
+    expect(instantText(13_061_862_016)).toBe('13061.862016s');
   });
 });

@@ -6,8 +6,11 @@
  *
  * Times are UTC instants in the URL as ISO 8601 with microseconds (`from=2026-11-21T08:00:01.123456Z`,
  * readable in a postmortem) and epoch microseconds in code: a double holds them exactly, and views
- * zoom down to tens of microseconds, below what `Date` keeps.
+ * zoom down to tens of microseconds, below what `Date` keeps. A capture nothing aligned keeps its own
+ * clock, written as seconds (`from=13061.862016s`), never as a 1970 date.
  */
+
+import { captureClockFromText, isCaptureClock } from './captureClock';
 
 export type EpochUs = number;
 
@@ -70,6 +73,17 @@ export function isoFromEpochUs(us: EpochUs): string {
   return `${base}.${String(micros).padStart(6, '0')}Z`;
 }
 
+/** An instant as a person reads and types it, in URLs and fields: ISO 8601 UTC when wall-clock,
+ * "13061.862016s" on a capture's own clock (see captureClock.ts: never a 1970 date). */
+export function instantText(us: EpochUs): string {
+  return isCaptureClock(us) ? `${(us / 1e6).toFixed(6)}s` : isoFromEpochUs(us);
+}
+
+/** The inverse of `instantText`; null when the text is neither shape. */
+export function instantFromText(text: string): EpochUs | null {
+  return epochUsFromIso(text) ?? captureClockFromText(text);
+}
+
 const WITHIN_RE = /^(!?)(\d+)-(\d+)$/;
 
 /** `0-20000` (inside) or `!0-20000` (outside), µs; null when malformed or out of [0, 1 s]. */
@@ -105,8 +119,8 @@ export function readSelection(input: URLSearchParams | string): DecodedSelection
   const time = (name: string): EpochUs | null => {
     const raw = p.get(name);
     if (raw === null || raw === '') return null;
-    const us = epochUsFromIso(raw);
-    if (us === null) warnings.push(`Ignored ${name}="${raw}": not an ISO 8601 time such as 2026-11-21T08:00:01.5Z.`);
+    const us = instantFromText(raw);
+    if (us === null) warnings.push(`Ignored ${name}="${raw}": not an ISO 8601 time such as 2026-11-21T08:00:01.5Z (or capture-clock seconds such as 13061.5s).`);
     return us;
   };
   const captures: number[] = [];
@@ -156,8 +170,8 @@ export function writeSelection(p: URLSearchParams, s: Selection): URLSearchParam
   if (s.incident !== null) p.set('incident', String(s.incident));
   if (s.captures.length > 0) p.set('captures', s.captures.join(','));
   if (s.hosts.length > 0) p.set('hosts', s.hosts.join(','));
-  if (s.fromUs !== null) p.set('from', isoFromEpochUs(s.fromUs));
-  if (s.toUs !== null) p.set('to', isoFromEpochUs(s.toUs));
+  if (s.fromUs !== null) p.set('from', instantText(s.fromUs));
+  if (s.toUs !== null) p.set('to', instantText(s.toUs));
   if (s.pid !== null) p.set('pid', String(s.pid));
   if (s.tid !== null) p.set('tid', String(s.tid));
   if (s.comm) p.set('comm', s.comm);

@@ -21,3 +21,9 @@ describe('selection text', () => {
     expect(hasNarrowing({ ...EMPTY_SELECTION, within: { startUs: 0, endUs: 1, outside: false } })).toBe(true);
   });
 });
+
+describe('a range on a capture clock', () => {
+  it('reads as seconds on the capture clock, never as 1970', () => {
+    expect(describeRange(13_061_862_016, 13_063_862_016)).toBe('13061.862016 s – 13063.862016 s on the capture clock (2 s)');
+  });
+});

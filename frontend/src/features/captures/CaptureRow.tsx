@@ -6,9 +6,10 @@ import { ProgressBar } from '../../shared/components/ProgressBar';
 import { Time } from '../../shared/components/Time';
 import { Truncate } from '../../shared/components/Truncate';
 import { formatCount, formatDurationNs } from '../../shared/units';
-import { isReady, issueCount, sizeText, statusText } from './captureStatus';
-import { captureLinks, hasSamples, hasTimes, recordCountsTitle, recordSummary, timeSpanText } from './captureView';
+import { EMPTY_NOTE, isReady, issueCount, sizeText, statusText } from './captureStatus';
+import { captureLinks, hasSamples, hasTimes, recordCountsTitle, recordSummary, STARTABLE_MODES, timeSpanText } from './captureView';
 import { ShiftForm } from './ShiftForm';
+import { StartForm } from './StartForm';
 
 interface Props {
   capture: Capture;
@@ -31,6 +32,11 @@ function StatusCell({ c }: { c: Capture }) {
         <ProgressBar value={c.status === 'queued' ? null : c.progress} label={`Parsing ${c.filename}`} tone={tone} />
       ) : null}
       {c.status === 'failed' && c.error ? <Truncate text={c.error} className="status-cell__reason" /> : null}
+      {c.status === 'empty' ? (
+        <span className="status-cell__reason muted" data-testid="capture-empty">
+          {EMPTY_NOTE}
+        </span>
+      ) : null}
       {c.recovery_note && c.status !== 'failed' ? (
         <span className="status-cell__reason status-cell__reason--warn" title={c.recovery_note} data-testid="capture-recovery">
           recovered: {c.recovery_note}
@@ -83,7 +89,7 @@ export function CaptureRow({ capture: c, selected, onSelect, onReparse, reparsin
         </td>
         <td className="small">
           <div className="span-cell">
-            <span className="nowrap mono" title={c.time_start ? `${c.time_start} → ${c.time_end ?? '?'}` : undefined}>
+            <span className="nowrap mono" title={c.time_start && c.clock.mode !== 'unaligned' ? `${c.time_start} → ${c.time_end ?? '?'}` : undefined}>
               {timeSpanText(c)}
             </span>
             {c.time_start !== null && c.status !== 'queued' ? (
@@ -94,6 +100,7 @@ export function CaptureRow({ capture: c, selected, onSelect, onReparse, reparsin
             ) : null}
           </div>
           {ready && hasTimes(c) ? <ShiftForm capture={c} /> : null}
+          {ready && hasTimes(c) && STARTABLE_MODES.includes(c.clock.mode) ? <StartForm capture={c} /> : null}
         </td>
         <td className="num shrink nowrap">{sizeText(c)}</td>
         <td className="shrink">

@@ -67,6 +67,10 @@ function IncidentView({ id }: { id: number }) {
       <UploadPanel
         host={host}
         onHost={setHost}
+        timeColumn={uploads.timeColumn}
+        onTimeColumn={uploads.setTimeColumn}
+        start={uploads.start}
+        onStart={uploads.setStart}
         onFiles={onFiles}
         items={uploads.items}
         onCancel={uploads.cancel}
@@ -81,7 +85,7 @@ function IncidentView({ id }: { id: number }) {
           <div className="spacer" />
           {list.length > 0 ? (
             <Link className="btn" to={`/timeline?incident=${id}`} data-testid="open-timeline">
-              Investigate: timeline, threads, heatmap
+              Investigate: timeline, threads, heatmap, metrics
             </Link>
           ) : null}
           {sampled.length > 0 ? (

@@ -16,6 +16,12 @@ describe('record summary', () => {
     expect(recordSummary(cap({ format: 'stallscope-snapshot', record_counts: { documents: 1 } }))).toBe('1 snapshot');
     expect(recordSummary(cap({ record_counts: { events: 3, 'events.fault': 1, 'events.syscall': 2 } }))).toBe('2 syscalls · 1 fault');
   });
+  it('names /proc stack dumps as kernel stack samples, with how many were taken in state D', () => {
+    const stacks = (events: [string, number][]): Capture =>
+      cap({ format: 'proc-stacks', record_counts: { samples: 120 }, events: events.map(([name, samples]) => ({ name, samples })) });
+    expect(recordSummary(stacks([['proc-stack:R', 59], ['proc-stack:S', 48], ['proc-stack:D', 13]]))).toBe('120 kernel stack samples (13 in state D)');
+    expect(recordSummary(stacks([['proc-stack', 120]]))).toBe('120 kernel stack samples');
+  });
   it('reads absent keys as 0 and falls back to the old sample count', () => {
     expect(recordSummary(cap({ record_counts: {} }))).toBe('');
     expect(recordSummary(cap({ sample_count: 169 }))).toBe('169 samples');
@@ -48,6 +54,14 @@ describe('capture links', () => {
     expect(first(cap({ format: 'sysstat', record_counts: { metric_points: 9, metric_series: 3 } }))).toBe('/metrics?v=1&incident=1&captures=1');
     expect(first(cap({ format: 'stallscope-snapshot', record_counts: { documents: 1 } }))).toBe('/captures/1/snapshot');
     expect(captureLinks(cap({ format: null }))).toEqual([]);
+  });
+  it('opens /proc stack dumps on their D-state stacks when the dumps name states', () => {
+    const stacks = (name: string): Capture =>
+      cap({ format: 'proc-stacks', sample_count: 5, record_counts: { samples: 5 }, events: [{ name, samples: 5 }] });
+    expect(captureLinks(stacks('proc-stack:D'))).toEqual([
+      { label: 'Open kernel-stack flame graph', href: '/flame?v=3&incident=1&captures=1&source=proc-stack&state=D' },
+    ]);
+    expect(captureLinks(stacks('proc-stack')).map((l) => l.href)).toEqual(['/flame?v=3&incident=1&captures=1&source=proc-stack']);
   });
 });
 

@@ -5,7 +5,9 @@ import { eventsHref } from '../events/eventsView';
 import { flameHref } from '../flame/urlState';
 import { metricsHref } from '../metrics/metricsView';
 
-const ALIGNED_MODES: readonly string[] = ['anchor', 'perf-tod', 'realtime', 'user-offset'];
+/** Clock modes a person's start time applies to: nothing better put the capture on the wall clock. */
+export const STARTABLE_MODES: readonly string[] = ['unaligned', 'user-start'];
+const ALIGNED_MODES: readonly string[] = ['anchor', 'host-anchor', 'perf-tod', 'realtime', 'user-offset', 'user-start'];
 
 export const isAligned = (c: Capture): boolean => ALIGNED_MODES.includes(c.clock.mode);
 
@@ -13,6 +15,19 @@ export const isAligned = (c: Capture): boolean => ALIGNED_MODES.includes(c.clock
 export const hasTimes = (c: Capture): boolean => c.time_start !== null && c.time_end !== null && c.clock.mode !== 'none';
 
 const count = (c: Capture, key: string): number => c.record_counts[key] ?? 0;
+
+/** Events of /proc stack samples: `proc-stack`, or `proc-stack:<state>` when the dumps said the state. */
+const PROC_STACK_EVENT = 'proc-stack';
+
+/** Samples of every /proc stack event, or of the one taken in `state`. */
+function procStackSamples(c: Capture, state?: string): number {
+  const wanted = (name: string): boolean =>
+    state === undefined ? name === PROC_STACK_EVENT || name.startsWith(`${PROC_STACK_EVENT}:`) : name === `${PROC_STACK_EVENT}:${state}`;
+  return c.events.filter((e) => wanted(e.name)).reduce((sum, e) => sum + e.samples, 0);
+}
+
+/** Periodic /proc/PID/task/TID/stack dumps: kernel stacks sampled per thread, not CPU samples. */
+export const isProcStacks = (c: Capture): boolean => c.format === 'proc-stacks' || procStackSamples(c) > 0;
 
 /** CPU samples, which the combined flame graph of several captures is for. */
 export const hasSamples = (c: Capture): boolean => c.sample_count > 0 || count(c, 'samples') > 0;
@@ -40,7 +55,10 @@ export function eventKinds(c: Capture): string[] {
 export function recordSummary(c: Capture): string {
   const parts: string[] = [];
   const samples = count(c, 'samples') || c.sample_count;
-  if (samples > 0) parts.push(plural(samples, 'sample', 'samples'));
+  if (samples > 0 && isProcStacks(c)) {
+    const blocked = procStackSamples(c, 'D');
+    parts.push(`${plural(samples, 'kernel stack sample', 'kernel stack samples')}${blocked > 0 ? ` (${formatCount(blocked)} in state D)` : ''}`);
+  } else if (samples > 0) parts.push(plural(samples, 'sample', 'samples'));
 
   const unclosed = count(c, 'unclosed_events');
   // on-CPU intervals are the complement of off-CPU ones; they would only add noise to the summary.
@@ -86,7 +104,7 @@ function offsetText(seconds: number): string {
 }
 
 /**
- * Aligned captures (anchor, perf-tod, realtime, user-offset) in UTC: "2026-11-22 00:31:08.000 … 00:31:10.000 UTC".
+ * Aligned captures (anchor, host-anchor, perf-tod, realtime, user-offset, user-start) in UTC: "2026-11-22 00:31:08.000 … 00:31:10.000 UTC".
  * Others only know durations: "+0.000 s … +20.0 s (unaligned)".
  */
 export function timeSpanText(c: Capture): string {
@@ -100,7 +118,7 @@ export function timeSpanText(c: Capture): string {
   return `${offsetText(0)} … ${offsetText(span)} (${c.clock.mode === 'none' ? 'no clock' : 'unaligned'})`;
 }
 
-const SNAPSHOT_FORMATS: readonly string[] = ['stallscope-snapshot'];
+const SNAPSHOT_FORMATS: readonly string[] = ['stallscope-snapshot', 'snapshot-text'];
 const METRIC_FORMATS: readonly string[] = ['sysstat', 'prometheus-range', 'metrics-jsonl', 'metrics-csv', 'stallscope-proc'];
 const SAMPLE_FORMATS: readonly string[] = ['perf-script', 'collapsed', 'dtrace'];
 
@@ -121,7 +139,11 @@ export function captureLinks(c: Capture): CaptureLink[] {
     links.push({ label: 'Open metrics', href: metricsHref(one) });
   }
   if (offcpu) links.push({ label: 'Open off-CPU flame graph', href: flameHref({ ...one, source: 'off-cpu' }) });
-  if (count(c, 'samples') > 0 || c.sample_count > 0 || (SAMPLE_FORMATS.includes(c.format ?? '') && links.length === 0)) {
+  if (isProcStacks(c)) {
+    // Opened on the blocked (D) stacks when the dumps say which those are: what the dumps are taken for.
+    const state = procStackSamples(c, 'D') > 0 ? 'D' : null;
+    links.push({ label: 'Open kernel-stack flame graph', href: flameHref({ ...one, source: 'proc-stack', state }) });
+  } else if (count(c, 'samples') > 0 || c.sample_count > 0 || (SAMPLE_FORMATS.includes(c.format ?? '') && links.length === 0)) {
     links.push({ label: 'Open flame graph', href: flameHref(one) });
   }
   const kinds = eventKinds(c).filter((k) => k !== 'on-cpu');

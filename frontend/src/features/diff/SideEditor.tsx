@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import type { Capture } from '../../api/types';
-import { epochUsFromIso, formatWithin, isoFromEpochUs, type EpochUs } from '../../shared/selection';
+import { isCaptureClock } from '../../shared/captureClock';
+import { formatWithin, instantFromText, instantText, isoFromEpochUs, type EpochUs } from '../../shared/selection';
 import { formatLocalTime } from '../../shared/units';
 import { byHost, describeSide, isComparable, sideCaptureIds, type Preset } from './sides';
 import type { SideSelection } from './urlState';
@@ -138,14 +139,14 @@ function Chips({ side, onChange }: { side: SideSelection; onChange: (side: SideS
 /** A UTC ISO time, committed on Enter or leaving the field; the local time is shown beside it. */
 function TimeField({ label, value, onChange }: { label: string; value: EpochUs | null; onChange: (us: EpochUs | null) => void }) {
   const id = useId();
-  const shown = value === null ? '' : isoFromEpochUs(value);
+  const shown = value === null ? '' : instantText(value);
   const [draft, setDraft] = useState(shown);
   const [seen, setSeen] = useState(shown);
   if (shown !== seen) {
     setSeen(shown);
     setDraft(shown);
   }
-  const parsed = draft.trim() === '' ? null : epochUsFromIso(draft);
+  const parsed = draft.trim() === '' ? null : instantFromText(draft);
   const invalid = draft.trim() !== '' && parsed === null;
   const commit = () => {
     if (!invalid && parsed !== value) onChange(parsed);
@@ -173,7 +174,13 @@ function TimeField({ label, value, onChange }: { label: string; value: EpochUs |
         }}
       />
       <small id={`${id}-hint`} className={invalid ? 'field-error' : 'muted'}>
-        {invalid ? 'ISO 8601 with a zone, e.g. 2026-11-21T08:00:00Z' : parsed !== null ? `local ${formatLocalTime(isoFromEpochUs(parsed))}` : 'empty = from the captures’ bounds'}
+        {invalid
+          ? 'ISO 8601 with a zone, e.g. 2026-11-21T08:00:00Z (or capture-clock seconds, 13061.5s)'
+          : parsed !== null
+            ? isCaptureClock(parsed)
+              ? 'on the capture clock (not aligned to wall-clock time)'
+              : `local ${formatLocalTime(isoFromEpochUs(parsed))}`
+            : 'empty = from the captures’ bounds'}
       </small>
     </div>
   );

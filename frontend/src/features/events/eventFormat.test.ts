@@ -11,10 +11,13 @@ describe('event formatting', () => {
     expect(eventDuration(1_500)).toBe('1.5 µs');
   });
   it('keeps microseconds of UTC times', () => {
-    expect(eventTimeUtc('1970-01-01T00:00:00.014546Z')).toBe('1970-01-01 00:00:00.014546');
+    expect(eventTimeUtc('2026-11-22T00:31:08.014546Z')).toBe('2026-11-22 00:31:08.014546');
     expect(eventTimeUtc('2026-11-22T00:31:08Z')).toBe('2026-11-22 00:31:08.000000');
     expect(eventTimeUtc('2026-11-22T00:31:08.5+00:00')).toBe('2026-11-22 00:31:08.500000');
     expect(eventTimeUtc('garbage')).toBe('garbage');
+  });
+  it('shows an unaligned capture on its own clock, never as 1970', () => {
+    expect(eventTimeUtc('1970-01-01T03:37:41.862016Z')).toBe('13061.862016 s');
   });
 });
 

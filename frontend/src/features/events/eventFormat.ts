@@ -1,4 +1,5 @@
 /** Display of trace events. Pure. */
+import { isoOrCaptureClock } from '../../shared/captureClock';
 import { formatDurationNs } from '../../shared/units';
 
 /** A duration in human units; null means no closing event was seen, which is not the same as 0. */
@@ -8,6 +9,8 @@ const ISO_RE = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})(?:\.(\d+))?(?:Z|\+00:00
 
 /** "2026-11-22 00:31:08.014546" (UTC, microseconds) from the server's ISO string, without a lossy Date. */
 export function eventTimeUtc(iso: string): string {
+  const ownClock = isoOrCaptureClock(iso);
+  if (ownClock !== null) return ownClock;
   const m = ISO_RE.exec(iso);
   if (!m) return iso;
   const [, date = '', time = '', frac = ''] = m;

@@ -6,7 +6,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import { ErrorBanner } from '../../shared/components/ErrorBanner';
-import { epochUsFromIso, isoFromEpochUs } from '../../shared/selection';
+import { epochUsFromIso, instantFromText, instantText } from '../../shared/selection';
 import { annotationsKey, createAnnotation, deleteAnnotation, MAX_NOTE, updateAnnotation, type Annotation } from './api';
 import { formatInstant } from './timeScale';
 
@@ -23,7 +23,7 @@ export function NewAnnotationForm({
 }) {
   const qc = useQueryClient();
   const ids = useId();
-  const [when, setWhen] = useState(() => isoFromEpochUs(atUs));
+  const [when, setWhen] = useState(() => instantText(atUs));
   const [text, setText] = useState('');
   const [host, setHost] = useState('');
   const textRef = useRef<HTMLTextAreaElement>(null);
@@ -37,7 +37,7 @@ export function NewAnnotationForm({
       onDone();
     },
   });
-  const badTime = epochUsFromIso(when) === null;
+  const badTime = instantFromText(when) === null;
   const problem = badTime ? 'The time must be ISO 8601 with a zone, e.g. 2026-11-21T08:00:01.5Z.' : text.trim() === '' ? 'Write something.' : null;
   return (
     <form
@@ -53,7 +53,7 @@ export function NewAnnotationForm({
     >
       <div className="tl-note-form__head">
         <strong>New annotation</strong>
-        <span className="muted small">{badTime ? '' : formatInstant(epochUsFromIso(when) ?? atUs, 'local')} local</span>
+        <span className="muted small">{badTime ? '' : formatInstant(instantFromText(when) ?? atUs, 'local')} local</span>
       </div>
       <label htmlFor={`${ids}-when`} className="small">
         Time (UTC)

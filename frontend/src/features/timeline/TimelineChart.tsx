@@ -3,6 +3,7 @@
  * overlay for the crosshair, brushing, ctrl+wheel zoom and annotation pins. The only component here
  * that touches d3 or a canvas; everything it shows is computed by the pure modules beside it.
  */
+import { isCaptureClock } from '../../shared/captureClock';
 import * as d3 from 'd3';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
 import { afterNextPaint } from '../../shared/timing';
@@ -132,8 +133,14 @@ export function TimelineChart(props: Props) {
   return (
     <div className="tl-chart" data-testid="timeline-chart" style={{ gridTemplateColumns: `${LABEL_WIDTH}px ${plotWidth}px` }}>
       <div className="tl-corner small muted">
-        <div>UTC</div>
-        <div>local ({localZoneName(range.fromUs)})</div>
+        {isCaptureClock(range.toUs) ? (
+          <div title="No anchor, wall-clock column or start puts these captures on the wall clock">capture clock</div>
+        ) : (
+          <>
+            <div>UTC</div>
+            <div>local ({localZoneName(range.fromUs)})</div>
+          </>
+        )}
       </div>
       <div className="tl-axis-cell">
         <TimeAxis range={range} width={plotWidth} />
@@ -162,7 +169,7 @@ export function TimelineChart(props: Props) {
               {row.host.unaligned ? (
                 <span
                   className="clock-badge clock-badge--unaligned"
-                  title="Times of a capture on this host are not wall-clock (no clock anchor or offset): shift it on the incident page to compare it with the others."
+                  title="A capture of this host is on its own clock (seconds since boot: no clock anchor, wall-clock column or start). Set its start on the incident page, or upload the host’s clock anchors, to compare it with the others."
                 >
                   unaligned
                 </span>

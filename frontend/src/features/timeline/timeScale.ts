@@ -3,6 +3,7 @@
  * tens of microseconds, so positions are computed on µs numbers (a double holds them exactly); d3's UTC
  * scale still picks the ticks whenever the span is wide enough for whole milliseconds.
  */
+import { captureClockText, isCaptureClock } from '../../shared/captureClock';
 import * as d3 from 'd3';
 import type { EpochUs } from '../../shared/selection';
 
@@ -77,6 +78,10 @@ export function timeTicks(range: TimeRange, widthPx: number, spacingPx = 120): T
     values = d3.ticks(range.fromUs - base, range.toUs - base, count).map((v) => base + Math.round(v));
   }
   const step = values.length > 1 ? (values[1] ?? 0) - (values[0] ?? 0) : span;
+  if (isCaptureClock(range.toUs)) {
+    // Nothing aligned these captures: seconds on their own clock, never a 1970 date.
+    return values.map((us) => ({ us, utc: captureClockText(us, step), local: '' }));
+  }
   return values.map((us) => ({ us, utc: formatClock(us, step, 'utc'), local: formatClock(us, step, 'local') }));
 }
 
@@ -104,6 +109,7 @@ export function formatClock(us: EpochUs, stepUs: number, zone: 'utc' | 'local'):
 
 /** A full instant for readouts: "2026-11-21 08:00:01.123456 UTC". */
 export function formatInstant(us: EpochUs, zone: 'utc' | 'local'): string {
+  if (isCaptureClock(us)) return `${captureClockText(us)} (capture clock)`;
   const d = new Date(Math.floor(us / 1000));
   const utc = zone === 'utc';
   const date = utc
