@@ -7,10 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from stallscope.ingest.ftrace import IMPORTER, detect, parse_ftrace
+from stallscope.ingest.ftrace import IMPORTER, detect, graph, parse_ftrace
+from stallscope.ingest.ftrace.graph import GraphTracker
 from stallscope.ingest.ftrace.graph_line import read_body, us_to_ns
+from stallscope.ingest.ftrace.parser import _Parser
 from stallscope.ingest.model import EventKind, FrameKind, ParseError, ParseReport, TimedEvent
 from stallscope.ingest.registry import detect_importer
+from stallscope.ingest.text_lines import TextLines
 
 DATA = Path(__file__).parent / "data" / "ftrace"
 
@@ -258,3 +261,78 @@ def test_lost_events_are_counted_per_cpu_and_summed_once() -> None:
     assert [(w.line, w.message) for w in summary] == [
         (2, "ftrace lost 320 events (CPU 0: 20, CPU 1: 300): the trace has gaps where its buffers were full")
     ]
+
+
+UNTIMED = b"".join(
+    line + b"\n"
+    for line in [
+        b"# tracer: function_graph",
+        b" 1)       inner_leaf();",  # the trace begins two calls deep on CPU 1
+        b" 1)     } /* begun_before */",
+        b" 0) a() {",
+        b" 0)   b() {",
+        b" 0)     /* sched_wakeup: comm=x pid=1 */",
+        b" 0)     c(); /* = -22 */",
+        b" 0)     d() {",
+        b" 0)       e();",
+        b" 0)   }",  # `d() {` never closes
+        b" 1) f() {",
+        b" 1)   g() {",
+        b" 1)     h();",
+        b" 1)   } /* g = 0x0 */",
+        b" 0)   b() {",
+        b" 0)     c();",
+        b"CPU:0 [LOST 3 EVENTS]",
+        b" 0)   b() {",
+        b" 0)     c();",
+        b" ------------------------------------------",
+        b" 1)    sh-4802    =>    cat-4711  ",
+        b" ------------------------------------------",
+        b" 1)   i();",
+        b" 1) }",
+        b" 0)   }",
+        b" 0) }",
+        b" 10) j();",
+        b" 0) not a call",
+    ]
+)
+
+
+def parse_line_by_line(data: bytes) -> tuple[list[TimedEvent], ParseReport]:
+    """Every line through `_graph_slow`: the general path (each layout's pattern, `GraphTracker.line`)."""
+    report = ParseReport()
+    parser = _Parser(report, TextLines(io.BytesIO(data)))
+    for number, raw in enumerate(data.split(b"\n"), 1):
+        parser._graph_slow(raw, number)
+    parser.graph.finish()
+    parser._final_warnings()
+    return parser.graph.out, report
+
+
+@pytest.mark.parametrize(
+    "data", [(DATA / "function_graph_no_duration.txt").read_bytes(), UNTIMED, UNTIMED * 3], ids=str
+)
+def test_the_untimed_fast_path_yields_what_the_general_path_does(data: bytes) -> None:
+    """`GraphTracker.untimed_lines` (lines without time or duration columns, in runs) against `line`."""
+    events, report = parse(data)
+    expected, general = parse_line_by_line(data)
+    assert events == expected
+    assert (report.warnings, report.dropped_lines) == (general.warnings, general.dropped_lines)
+
+
+def test_the_untimed_fast_path_takes_every_call_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    def general(*_: object) -> None:
+        raise AssertionError("a bare line went to GraphTracker.line")
+
+    monkeypatch.setattr(GraphTracker, "line", general)
+    events, _ = parse((DATA / "function_graph_no_duration.txt").read_bytes())
+    assert len(events) == 14
+
+
+def test_dropping_the_path_tree_keeps_the_paths(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past `MAX_CACHED_PATHS` the tree of paths starts again; the events are the same."""
+    for data in (UNTIMED * 3, (DATA / "function_graph.txt").read_bytes()):
+        events, _ = parse(data)
+        monkeypatch.setattr(graph, "MAX_CACHED_PATHS", 2)
+        assert parse(data)[0] == events
+        monkeypatch.undo()

@@ -18,7 +18,7 @@ from typing import BinaryIO
 
 from stallscope.ingest.ftrace.event_line import EVENT, is_frame_line
 from stallscope.ingest.ftrace.events import EventTracker
-from stallscope.ingest.ftrace.graph import GraphTracker, Who
+from stallscope.ingest.ftrace.graph import FLUSH_EVENTS, BareLine, GraphTracker, Who
 from stallscope.ingest.ftrace.graph_line import (
     CONTEXT_SWITCH,
     LOST_EVENTS,
@@ -46,9 +46,6 @@ DEFAULT_COLUMNS = re.compile(rb" *(\d{1,4})\) +(?:[+!#*@$] +)?(?:(\d{1,15}(?:\.\
 MAX_CACHED_COLUMNS = 100_000
 MAX_CPU_DIGITS = 4
 """As `graph_line`'s patterns read the CPU column: a longer number is not a CPU."""
-FLUSH_EVENTS = 64
-"""Graph events handed over at a time: few enough that holding them costs the garbage collector
-nothing, enough that handing them over costs no generator step per event."""
 
 
 def parse_ftrace(stream: BinaryIO, report: ParseReport) -> Iterator[TimedEvent]:
@@ -57,15 +54,15 @@ def parse_ftrace(stream: BinaryIO, report: ParseReport) -> Iterator[TimedEvent]:
     return chain.from_iterable(_Parser(report, TextLines(stream)).run())
 
 
-def _read_bare_line(raw: bytes) -> tuple[bytes, Body] | tuple[()]:
-    """` 1)   name();` (no duration column, nothing else) -> (the CPU column's text, the body), or ()
-    for any other line (`_graph_slow` reads it)."""
+def _read_bare_line(raw: bytes) -> BareLine | tuple[()]:
+    """` 1)   name();` (no duration column, nothing else) -> the CPU column's text and the body's
+    fields, or () for any other line (`_graph_slow` reads it)."""
     cut = raw.find(b") ")
     cpu = raw[:cut].lstrip(b" ")
     if cut <= 0 or not cpu.isdigit() or len(cpu) > MAX_CPU_DIGITS or b"|" in raw:
         return ()
     body = read_body(raw[cut + 2 :], lead=0)
-    return () if body is None else (raw[:cut], body)
+    return () if body is None else (raw[:cut], body.shape, body.depth, body.name, body.retval)
 
 
 def _read_columns(head: bytes) -> tuple[bytes, int | None] | tuple[()]:
@@ -111,8 +108,9 @@ class _Parser:
         self._tasks: dict[int, tuple[str, int]] = {}  # cpu -> task, from context-switch banners
         self._orphan_frames = 0
         self._bodies: dict[bytes, Body | None] = {}
-        self._bare_lines: dict[bytes, tuple[bytes, Body] | tuple[()]] = {}  # `cpu) body` lines
+        self._bare_lines: dict[bytes, BareLine | tuple[()]] = {}  # `cpu) body` lines
         self._who: dict[bytes, tuple[Who, object]] = {}  # by the CPU column's text
+        self._cpu_texts: dict[bytes, bytes] = {}  # one object per CPU column text (a few)
         self._columns: dict[bytes, tuple[bytes, int | None] | tuple[()]] = {}
         self._lost = LostEvents()
 
@@ -185,13 +183,15 @@ class _Parser:
 
         The columns before the first `|` (CPU, duration mark, duration) repeat from line to line,
         as do the bodies after it: each distinct text is read once. Without the duration column
-        (` 0)   name();`, `funcgraph -D`) whole lines repeat, and each is read once. Other layouts
-        (absolute times, the comm-pid column) go `_graph_slow`.
+        (` 0)   name();`, `funcgraph -D`) whole lines repeat, and each is read once; a run of such
+        lines goes to `GraphTracker.untimed_lines` in one call. Other layouts (absolute times, the
+        comm-pid column) go `_graph_slow`.
         """
         columns_of, bodies, who_on, line = self._columns, self._bodies, self._who, self.graph.line
-        bare_lines = self._bare_lines
+        bare_lines, untimed_lines = self._bare_lines, self.graph.untimed_lines
         out = self.graph.out
-        for number, raw in enumerate(islice(batch, start, None), first + start):
+        numbered = enumerate(islice(batch, start, None), first + start)
+        for number, raw in numbered:
             head, bar, body_text = raw.partition(b"|")
             if bar:
                 columns = columns_of.get(head)
@@ -220,15 +220,20 @@ class _Parser:
                 bare = bare_lines.get(raw)
                 if bare is None:
                     bare = _read_bare_line(raw)
+                    if bare:  # one object per CPU column text: `untimed_lines` compares identities
+                        bare = (self._cpu_texts.setdefault(bare[0], bare[0]), *bare[1:])
                     if len(bare_lines) >= MAX_CACHED_BODIES:
                         bare_lines.clear()
                     bare_lines[raw] = bare
                 if bare:
-                    cpu_text, body = bare
-                    found = who_on.get(cpu_text)
-                    if found is None:
-                        found = who_on[cpu_text] = self._who_on(int(cpu_text))
-                    line(number, found[1], found[0], None, None, body)
+                    cpu_text = bare[0]
+                    if cpu_text not in who_on:
+                        who_on[cpu_text] = self._who_on(int(cpu_text))
+                    # This line and the known lines after it, in one call.
+                    index = number - first
+                    done = untimed_lines(batch, index, first, bare_lines, who_on)
+                    if done > index + 1:
+                        next(islice(numbered, done - index - 2, None), None)  # skip the others
                     if len(out) >= FLUSH_EVENTS:
                         yield out
                         out.clear()
