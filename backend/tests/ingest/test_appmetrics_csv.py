@@ -301,3 +301,38 @@ def test_rows_sharing_a_time_read_the_same_plain_or_quoted(header: str, row: str
         MetricPoint(p.line + 1, p.name, p.time_ns, p.value, p.labels, p.unit) for p in plain
     ]
     assert {dict(p.labels)["cpu"] for p in plain} == {"all", "0", "1"}
+
+
+@pytest.mark.parametrize(
+    ("header", "row", "bad"),
+    [
+        (
+            "ts,cpu,user_pct,system_pct,iowait_pct",
+            "{t},{cpu},{a},{b},{c}",
+            "'x' under 'user_pct' is not a number",
+        ),
+        ("ts,name,value,cpu", "{t},user_pct,{a},{cpu}", "value 'x' is not a number"),
+    ],
+)
+def test_values_that_repeat_over_many_rows_read_the_same_plain_or_quoted(
+    header: str, row: str, bad: str
+) -> None:
+    # Plain runs read a column's repeated texts once each (kept across runs), distinct ones one by one.
+    texts = ["0.50", ".5", "5e-1", "-0", "0", " 7", "100.00", "1e3"]
+    rows = [
+        row.format(
+            t=1_700_000_000 + i // 3, cpu=("all", "0", "1")[i % 3], a=texts[i % 8], b=i / 7, c=texts[i % 3]
+        )
+        for i in range(9_000)
+    ]
+    rows[6_001] = rows[6_001].replace(texts[6_001 % 8], "x", 1)
+    body = "\n".join(rows) + "\n"
+    plain, plain_report = parse(f"{header}\n{body}")
+    quoted, quoted_report = parse(f'{header}\n"1699999999",{rows[0].partition(",")[2]}\n{body}')
+    first = sum(p.line == 2 for p in quoted)  # the quoted row's points
+    assert quoted[first:] == [
+        MetricPoint(p.line + 1, p.name, p.time_ns, p.value, p.labels, p.unit) for p in plain
+    ]
+    assert [(w.line + 1, w.message) for w in plain_report.warnings[1:]] == messages(quoted_report)[1:]
+    assert messages(plain_report)[1:] == [(6_003, f"{bad}; dropped this line")]
+    assert {p.value for p in plain if p.name == "user_pct"} == {0.5, 0.0, 7.0, 100.0, 1000.0}

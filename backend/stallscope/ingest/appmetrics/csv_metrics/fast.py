@@ -3,7 +3,9 @@
 A wide CSV holds a value every few bytes, too many to spend a Python step on each. When a run of
 lines holds no quotes, NULs or carriage returns (so the `csv` module would just split each at the
 delimiter) and every line has the header's field count, the run is split once and each column is
-converted with one `map`: epoch-integer times, numbers, names, label sets and units. The points (long
+converted with one `map`: epoch-integer times, numbers, names, label sets and units. A column whose
+values repeat (percentages to two places, counts) is read through a cache by text, each distinct text
+converted once; one of mostly new values goes through `float()` as it is. The points (long
 form) or the rows (wide form, one `MetricRow` per line under the header's layout, one layout per
 label set when the file has label columns) are then built by one `map` as well. If anything in the
 run is unusual (an ISO time, a time in another unit, an empty or non-numeric cell, an empty name)
@@ -19,9 +21,12 @@ from typing import TypeVar
 
 from stallscope.ingest.appmetrics.common import Labels
 from stallscope.ingest.appmetrics.csv_head import epoch_times
-from stallscope.ingest.appmetrics.csv_metrics.rows import MAX_CACHED, Rows
+from stallscope.ingest.appmetrics.csv_metrics.rows import MAX_CACHED, MAX_NUMBERS, Numbers, Rows
 from stallscope.ingest.appmetrics.units import unit_from_name
 from stallscope.ingest.model import MetricPoint, MetricRow, RowSeries
+
+NUMBER_SAMPLE = 128
+"""Values of a column looked at to judge whether its values repeat."""
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -52,7 +57,7 @@ def _long(
     name_i = header.name_index
     assert name_i is not None
     try:
-        values = list(map(float, cells[header.value_index :: width]))
+        values = _numbers(rows.numbers, cells[header.value_index :: width])
     except ValueError:
         return None
     names = list(map(str.strip, cells[name_i::width]))
@@ -97,6 +102,24 @@ def _label_set(columns: tuple[tuple[int, str], ...], key: str, delimiter: str) -
     return tuple(sorted((k, cell) for (_, k), cell in zip(columns, cells, strict=True) if cell))
 
 
+def _numbers(cache: Numbers, texts: list[str]) -> list[float]:
+    """`float()` of every text (ValueError if one is not a number), through the cache when most of
+    the column's first texts are in it or repeat among themselves.
+
+    Those first texts are kept either way (while there is room), so that a column whose values come
+    round again over later runs (a percentage to one place) finds them there; a column of mostly new
+    values goes straight through `float()`, which a cache would only slow down.
+    """
+    sample = texts[:NUMBER_SAMPLE]
+    new = [text for text in set(sample) if text not in cache]
+    if len(new) * 2 > len(sample):
+        if len(cache) + len(new) <= MAX_NUMBERS:
+            for text in new:
+                cache[text]  # read and kept
+        return list(map(float, texts))
+    return list(map(cache.__getitem__, texts))
+
+
 def _units(rows: Rows, names: list[str]) -> list[str | None]:
     return _lookup(rows.units, names, unit_from_name)
 
@@ -125,17 +148,12 @@ def _wide(
         series = _lookup(
             rows.joined_series, keys, lambda key: rows.series_for(_label_set(label_columns, key, delimiter))
         )
-    kept = {column.index for column in columns}
-    for index in range(stride - 1, -1, -1):  # leave only the series' cells, row after row
-        if index not in kept:
-            del cells[index::stride]
-            stride -= 1
-    try:
-        values = list(map(float, cells))
-    except ValueError:
-        return None  # an empty cell (no point), a decimal comma, or a bad value
     per_row = len(columns)
     if not per_row:
         return ()
-    row_values = zip(*[iter(values)] * per_row, strict=True)  # a tuple per row, cut in C
+    try:  # a column at a time: each column's values repeat (or not) in their own way
+        value_columns = [_numbers(rows.numbers, cells[column.index :: stride]) for column in columns]
+    except ValueError:
+        return None  # an empty cell (no point), a decimal comma, or a bad value
+    row_values = zip(*value_columns, strict=True)  # a tuple per row, built in C
     return map(MetricRow, range(first, first + count), times, series, row_values)

@@ -27,6 +27,19 @@ if TYPE_CHECKING:
     from _csv import Reader
 
 MAX_CACHED = 100_000
+MAX_NUMBERS = 16_384
+"""Distinct value texts kept per file: percentages to two places are 10,001."""
+
+
+class Numbers(dict[str, float]):
+    """Values by their text: looking up a text it lacks reads it (ValueError if it is not a number)
+    and keeps it while there is room, so a column of repeated texts is read by one `map` of lookups."""
+
+    def __missing__(self, text: str) -> float:
+        value = float(text)
+        if len(self) < MAX_NUMBERS:
+            self[text] = value
+        return value
 
 
 class Rows:
@@ -43,6 +56,8 @@ class Rows:
         """Label sets by the label cells (a tuple of them, or the one cell when there is one column)."""
         self.joined_label_sets: dict[str, Labels] = {}
         """The same, for the fast path: by the label cells joined with the delimiter."""
+        self.numbers = Numbers()
+        """Values by their text, for the fast path when a file's values repeat."""
         self.units: dict[str, str | None] = {}
         """Units by series name, for names whose row has no unit cell."""
         wide = header.wide
