@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import io
 import json
@@ -15,6 +16,7 @@ from stallscope.ingest import snapshot_text
 from stallscope.ingest.model import Document, ParseError, ParseReport
 from stallscope.ingest.registry import HEAD_BYTES, detect_importer
 from stallscope.ingest.snapshot import model
+from stallscope.ingest.snapshot_text import parser, repeats, sections
 from tests.fixtures.corpus import corpus_dir, corpus_missing
 
 DATA = Path(__file__).parent / "data"
@@ -223,6 +225,38 @@ def test_a_file_of_many_takes_keeps_the_first_19_and_the_last_mapped_in_full() -
     assert documents[-1]["sections"]["processes"] == documents[0]["sections"]["processes"]
     assert documents[-1]["text_sections"] == documents[0]["text_sections"]
     assert any("5 takes between take 19 and the last were not kept" in w.message for w in report.warnings)
+
+
+def variants(text: str) -> list[str]:
+    """A recorded snapshot several times over, then with read errors where values were, and with
+    the values changed in every other take: sections that repeat and sections that do not."""
+    errors = text.replace("\n0\n", "\ncat: /proc/mounts: Permission denied\n")
+    changed = "".join(text.replace("\n1\n", f"\n{i}\n") if i % 2 else text for i in range(4))
+    return [text * 3, errors * 3, changed]
+
+
+@pytest.mark.parametrize("path", TEXT_FILES, ids=lambda p: str(p.relative_to(SNAP)))
+def test_the_fast_paths_read_what_the_general_path_reads(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file's own value put at once, and a section read again by replaying its first reading,
+    against every section read in full."""
+    inputs = [variant.encode() for variant in variants(path.read_text())]
+    repeats._calls.cache_clear()
+    fast = [parse(data) for data in inputs]
+    monkeypatch.setattr(parser, "read_section_once", sections.read_section)
+    opening = parser.opening
+    monkeypatch.setattr(parser, "opening", lambda name: dataclasses.replace(opening(name), scalar=None))
+    general = [parse(data) for data in inputs]
+    for (fast_documents, fast_report), (documents, report) in zip(fast, general, strict=True):
+        assert fast_documents == documents
+        assert fast_report.warnings == report.warnings
+
+
+def test_a_section_read_again_owns_its_values() -> None:
+    documents, _ = parse((SNAP / "eq_paths.txt").read_bytes() * 2)
+    first, second = (document["sections"]["mounts"] for document in documents)
+    assert first == second
+    assert first is not second
+    assert all(first[point] is not second[point] for point in first)
 
 
 def test_detect_claims_no_capture_of_the_shared_corpus() -> None:

@@ -24,13 +24,16 @@ READ_ERROR = re.compile(
 """`cat: /x: No such file or directory`, `head: cannot open '/x' for reading: Permission denied`
 (GNU tools in a UTF-8 locale quote with U+2018/U+2019 instead)."""
 
+_SYSCTL_ROOTS = ("abi", "crypto", "debug", "dev", "fs", "kernel", "net", "sunrpc", "user", "vm")
 SYSCTL_LINE = re.compile(
-    r"^(?P<key>(?:abi|crypto|debug|dev|fs|kernel|net|sunrpc|user|vm)(?:\.[\w\-/@:+]+)+)"
+    rf"^(?P<key>(?:{'|'.join(_SYSCTL_ROOTS)})(?:\.[\w\-/@:+]+)+)"
     r"[ \t]*[=:][ \t]?(?P<value>.*)$"
 )
 """`vm.dirty_ratio = 20` (sysctl -a), also `vm.dirty_ratio: 20`."""
 SYSCTL_LINES = re.compile(SYSCTL_LINE.pattern, re.MULTILINE)
 """The same, every line of a block at once."""
+MAPPABLE_STARTS = ("/", *(f"{root}." for root in _SYSCTL_ROOTS))
+"""How every line `SYSCTL_LINE` or `PATH_LINE` matches starts: a cheap test before either."""
 PATH_LINE = re.compile(r"^(?P<path>/[^\s:=]+)(?:[ \t]*=[ \t]?|[ \t]*:[ \t]?)(?P<value>.*)$")
 """`/proc/sys/vm/dirty_ratio:20` (grep -r . DIR), `/proc/sys/vm/dirty_ratio = 20`."""
 NAME_LINE = re.compile(r"^(?P<key>[\w.\-/]+)[ \t]*[=:][ \t]?(?P<value>.*)$")

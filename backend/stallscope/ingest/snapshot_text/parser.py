@@ -8,7 +8,10 @@ already holds comes again (the same script run twice into one file).
 
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Generator, Iterator
+from dataclasses import dataclass
 from typing import Any, BinaryIO
 
 from stallscope.ingest.model import Document, ParseError, ParseReport, Record
@@ -23,7 +26,9 @@ from stallscope.ingest.snapshot_text.headers import (
     hash_header_name,
     phase_marker,
 )
-from stallscope.ingest.snapshot_text.sections import KNOWN_NAMES, read_section, scalar_section
+from stallscope.ingest.snapshot_text.paths import scalar_target
+from stallscope.ingest.snapshot_text.repeats import read_section_once
+from stallscope.ingest.snapshot_text.sections import KNOWN_NAMES, scalar_section
 from stallscope.ingest.snapshot_text.take import MAX_KEYS, Take
 from stallscope.ingest.text_lines import TextLines
 
@@ -35,6 +40,28 @@ MAX_DEFERRED_CHARS = 64 << 20
 """Text of a take held unmapped while it may yet be dropped; past it the take is mapped as it is read."""
 
 
+@dataclass(frozen=True, slots=True)
+class Opening:
+    """What a header's name says, worked out once per distinct name: every take repeats them."""
+
+    marker: Marker | None
+    """Set when the header starts a take rather than a section."""
+    key: str
+    """The name as `Take.seen` holds it."""
+    scalar: tuple[str, str] | None
+    """(section, key) when the section is one file stored as it is (`sections.scalar_section`)."""
+
+
+@functools.lru_cache(maxsize=4096)
+def opening(name: str) -> Opening:
+    key = name.strip()
+    if key[:1] == "/" and "|" not in key and len(key.split()) == 1:
+        # One file's path, most headers: neither a marker nor a command, so `scalar_section` comes
+        # down to `scalar_target`, without first taking the name apart as a command line.
+        return Opening(None, key, None if "*" in key or "?" in key else scalar_target(key))
+    return Opening(phase_marker(name), key, scalar_section(name))
+
+
 class SnapshotReader:
     """Cuts decoded text into sections at its headers and hands each, whole, to `read_section`."""
 
@@ -44,6 +71,8 @@ class SnapshotReader:
         self.take = Take(report, 0, 1)
         self.name: str | None = None
         self.name_line = 1
+        self.scalar: tuple[str, str] | None = None
+        """The open section's `Opening.scalar`."""
         self.carried: list[str] = []
         """The open section's text from earlier blocks (most sections start and end in one)."""
         self.carried_chars = 0
@@ -60,14 +89,17 @@ class SnapshotReader:
             if self.style is None:
                 self._carry(text + "\n")
                 return
+        if self.style is not Style.HASH:
+            rest = text[position:] if position else text
+            yield from self._feed_split(HEADER_OF_STYLE[self.style], line, rest)
+            return
         # A header's match starts at the newline before it: its index in `framed` is the header's
         # own index in `text`, and the match ends at the newline after it, where the next section
         # starts in `text`.
         framed = "\n" + text + "\n"
-        hash_style = self.style is Style.HASH
         for header in HEADER_OF_STYLE[self.style].finditer(framed, position):
             name = header.group(1)
-            if hash_style and not hash_header_name(name, KNOWN_NAMES):
+            if not hash_header_name(name, KNOWN_NAMES):
                 continue
             start = header.start()
             line += text.count("\n", position, start)
@@ -77,6 +109,25 @@ class SnapshotReader:
             position = header.end()
             line += 1
         self._carry(text[position:] + "\n")
+
+    def _feed_split(self, headers: re.Pattern[str], line: int, text: str) -> Iterator[Document]:
+        """`feed` for the `==` and `----` styles, where every match is a header: one `split` cuts the
+        block, instead of a match object and two slices a section. Each piece after a header holds
+        the section's text with the header's newline in front rather than its own last one at the
+        end (the first piece, the newline added in front of the block): the same characters, which
+        is all the one-value fast path looks at; the general path gets the text as it was."""
+        pieces = headers.split("\n" + text + "\n")
+        section_starts = self._section_starts
+        piece = pieces[0]
+        for index in range(1, len(pieces), 2):
+            line += piece.count("\n")
+            done = section_starts(pieces[index], line, piece, True)
+            if done is not None:
+                yield done
+            line += 1
+            piece = pieces[index + 1]
+        # The text after the last header, and its newline; a lone newline when the header ended the block.
+        self._carry(piece[1:] if len(piece) > 1 else piece)
 
     def _until_style(self, first_line: int, text: str) -> Generator[Document, None, tuple[int, int]]:
         """Up to the first header, with every style's pattern: that header fixes the style."""
@@ -129,20 +180,36 @@ class SnapshotReader:
             f"{MAX_SECTION_CHARS >> 20} MiB; read its first {MAX_SECTION_CHARS >> 20} MiB",
         )
 
-    def _section_starts(self, name: str, line: int, before: str) -> Document | None:
-        """Close the open section with `before`, the rest of its text; open `name`'s."""
-        self._close_section(before)
+    def _section_starts(self, name: str, line: int, before: str, framed: bool = False) -> Document | None:
+        """Close the open section with `before`, the rest of its text; open `name`'s. `framed`: the
+        text has the newline before it in front, not its own last one at the end (`_feed_split`)."""
+        scalar = self.scalar
+        if (
+            scalar is not None
+            and not self.carried
+            and ": " not in before  # `cat: /x: No such file…` takes the general path
+            and len(before) <= MAX_SECTION_CHARS
+            and (self.emitted < MAX_TAKES - 1 or self.take.deferred is None)
+            and "\n" not in (value := before.strip())
+        ):
+            # Most sections: one file's one value, whole in this block, in a take that is kept. The
+            # general path puts the same value (a test holds the two equal), at several times the cost.
+            self.take.put(scalar[0], scalar[1], value)
+        elif framed:
+            self._close_section(before[1:] + "\n" if before else "")
+        else:
+            self._close_section(before)
+        found = opening(name)
+        if found.marker is not None:
+            self.name = self.scalar = None
+            return self._next_take(line, found.marker)
         done = None
-        marker = phase_marker(name)
-        if marker is not None:
-            return self._next_take(line, marker)
-        key = name.strip()
         take = self.take
-        if key in take.seen:
+        if found.key in take.seen:
             done = self._next_take(line, None)
             take = self.take
-        take.seen.add(key)
-        self.name, self.name_line = name, line
+        take.seen.add(found.key)
+        self.name, self.name_line, self.scalar = name, line, found.scalar
         return done
 
     def _close_section(self, rest: str) -> None:
@@ -167,22 +234,19 @@ class SnapshotReader:
             take.deferred_chars += len(body)
             if take.deferred_chars > MAX_DEFERRED_CHARS:
                 _map_deferred(take)
-        elif not self._put_scalar(body):
+        elif self.scalar is None or not self._put_scalar(body):
             take.line = self.name_line
-            read_section(take, self.name, body)
-        self.name = None
+            read_section_once(take, self.name, body)
+        self.name = self.scalar = None
 
     def _put_scalar(self, body: str) -> bool:
-        """The common case at its own cost: one value, no error, under a file's header."""
-        if self.name is None or ": " in body:  # `cat: /x: No such file…` takes the full path
-            return False
-        target = scalar_section(self.name)
-        if target is None:
+        """One value, no error, under a file's header: what `_section_starts` puts at once when it can."""
+        if self.scalar is None or ": " in body:  # `cat: /x: No such file…` takes the full path
             return False
         value = body.strip()
         if "\n" in value:
             return False
-        self.take.put(target[0], target[1], value)
+        self.take.put(self.scalar[0], self.scalar[1], value)
         return True
 
     def _next_take(self, line: int, marker: Marker | None) -> Document | None:
@@ -221,7 +285,7 @@ def _map_deferred(take: Take) -> None:
     """Map the sections a take held back, and map the rest of it as it is read."""
     for name, line, body in take.deferred or ():
         take.line = line
-        read_section(take, name, body)
+        read_section_once(take, name, body)
     take.deferred, take.deferred_chars = None, 0
 
 

@@ -68,8 +68,8 @@ def map_sysctl(take: Take, dotted: str, value: str, error: str | None = None) ->
     take.put(section, key, value)
     if dotted == "kernel.perf_event_paranoid" and (level := content.small_int(value)) is not None:
         take.put("perf", "perf_event_paranoid", level)
-    elif dotted == "kernel.hostname" and value and take.host is None:
-        take.host = value
+    elif dotted == "kernel.hostname" and value:
+        take.name_host(value)
 
 
 @functools.lru_cache(maxsize=16384)
@@ -84,12 +84,21 @@ def sysctl_target(dotted: str) -> tuple[str, str]:
 
 
 _SYSCTL_WITH_EXTRAS = frozenset({"kernel.perf_event_paranoid", "kernel.hostname"})
+_SCALAR_FILES = {
+    "/sys/devices/system/cpu/online": ("cpu", "online"),
+    "/proc/version": ("kernel", "proc_version"),
+    "/proc/cmdline": ("kernel", "cmdline"),
+    "/proc/loadavg": ("system", "loadavg"),
+    "/proc/uptime": ("system", "uptime"),
+}
+"""Single files stored as they are, under these (section, key)."""
 
 
 @functools.lru_cache(maxsize=16384)
 def scalar_target(path: str) -> tuple[str, str] | None:
     """(section, key) for a file whose content is stored as it is, stripped (a THP setting, a
-    sysctl, a cgroup limit): most of what a snapshot names, so the parser puts these directly.
+    sysctl, a cgroup limit, `current_tracer`, `/proc/version`…): most of what a snapshot names, so
+    the parser puts these directly.
     None for every other file, which `map_path` handles; both put the same value."""
     found = _THP.match(path)
     if found is not None:
@@ -101,7 +110,13 @@ def scalar_target(path: str) -> tuple[str, str] | None:
     if found is not None:
         directory, name = found.groups()
         return "cgroup", f"{directory}/{name}" if directory else name
-    return None
+    found = _TRACING.match(path)
+    if found is not None:
+        instance, name = found.groups()
+        if name not in SCALAR_TRACING_FILES:
+            return None
+        return "tracing", f"instances/{instance}/{name}" if instance else name
+    return _SCALAR_FILES.get(path)
 
 
 class Mapped(enum.Enum):
@@ -263,26 +278,14 @@ def _mounts(take: Take, found: Match, raw: str, error: str | None) -> None:
     if error is not None:
         take.error("mounts", "mounts", error)
         return
-    for point, entry in content.mounts(raw).entries.items():
-        take.put("mounts", point, entry)
+    take.put_many("mounts", content.mounts(raw).entries)
 
 
-def _kernel(key: str) -> Apply:
+def _stored(section: str, key: str) -> Apply:
     def apply(take: Take, found: Match, raw: str, error: str | None) -> None:
-        _put(take, "kernel", key, raw, error)
+        _put(take, section, key, raw, error)
 
     return apply
-
-
-def _system(key: str) -> Apply:
-    def apply(take: Take, found: Match, raw: str, error: str | None) -> None:
-        _put(take, "system", key, raw, error)
-
-    return apply
-
-
-def _cpu_online(take: Take, found: Match, raw: str, error: str | None) -> None:
-    _put(take, "cpu", "online", raw, error)
 
 
 def _cpuinfo(take: Take, found: Match, raw: str, error: str | None) -> Mapped:
@@ -321,19 +324,15 @@ _RULES: list[tuple[Callable[[str], Match | None], Apply]] = [
     (_regex(_THP), _thp),
     (_regex(_GOVERNOR), _governor),
     (_exact(GOVERNOR_GLOB), _governor_glob),
-    (_exact("/sys/devices/system/cpu/online"), _cpu_online),
     (_prefix(SYSCTL_DIR + "/"), _sysctl),
     (_regex(_TRACING), _tracing),
     (_regex(_KPROBES), _kprobes),
-    (_exact("/proc/version"), _kernel("proc_version")),
-    (_exact("/proc/cmdline"), _kernel("cmdline")),
     (_exact(*_MOUNTS), _mounts),
     (_regex(_CGROUP_LIMIT), _cgroup),
     (_regex(_PROCESS), _process),
     (_regex(_KERNEL_CONFIG), _kernel_config),
     (_regex(_BLOCK), _block),
-    (_exact("/proc/loadavg"), _system("loadavg")),
-    (_exact("/proc/uptime"), _system("uptime")),
     (_exact("/proc/cpuinfo"), _cpuinfo),
     (_exact("/etc/hostname"), _hostname),
+    *((_exact(path), _stored(section, key)) for path, (section, key) in _SCALAR_FILES.items()),
 ]

@@ -7,6 +7,7 @@ which the collector handles per argument.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 
@@ -19,6 +20,8 @@ _AUTH_HEADER = re.compile(r"(?i)(authorization:\s*(?:bearer|basic|token)?\s*)([^
 _FLAG_THEN_VALUE = re.compile(r"(?i)((?<!\S)-{1,2}" + _SECRET_WORD + r"[ \t]+)([^\s-]\S*)")
 _HINTS = ("pass", "secret", "token", "key", "credential", "://", "authorization")
 """Words every secret pattern below contains one of (in lower case)."""
+CACHED_TEXT_CHARS = 16 << 10
+"""Free texts up to this size are masked once: every take of a file prints the same static files."""
 
 
 def _maybe_secret(text: str) -> bool:
@@ -55,7 +58,14 @@ def redact_argv(argv: Iterable[str]) -> list[str]:
 
 def redact_text(text: str) -> str:
     """Free text (a `ps` listing, a config file): assignments, URLs, headers and `--flag value`."""
+    return _redact_text_cached(text) if len(text) <= CACHED_TEXT_CHARS else _redact_text(text)
+
+
+def _redact_text(text: str) -> str:
     if not _maybe_secret(text):
         return text
     text = _FLAG_THEN_VALUE.sub(lambda m: m.group(1) + REDACTED, text)
     return redact_value(text)
+
+
+_redact_text_cached = functools.lru_cache(maxsize=256)(_redact_text)

@@ -137,7 +137,12 @@ def _by_content(take: Take, body: str) -> str:
     lines = [line.strip() for line in body.splitlines()[:_SNIFF_LINES] if line.strip()]
     if not lines:
         return body
-    mappable = sum(1 for line in lines if content.SYSCTL_LINE.match(line) or content.PATH_LINE.match(line))
+    mappable = sum(
+        1
+        for line in lines
+        if line.startswith(content.MAPPABLE_STARTS)
+        and (content.SYSCTL_LINE.match(line) or content.PATH_LINE.match(line))
+    )
     if mappable * 2 > len(lines):
         return map_lines(take, body, None)
     if content.looks_like_kernel_config(body):
@@ -155,8 +160,7 @@ def _uname(take: Take, body: str, words: list[str]) -> str:
     tokens = line.split()
     if len(tokens) >= 3:
         take.put("kernel", "uname", line)
-        if take.host is None:
-            take.host = tokens[1]
+        take.name_host(tokens[1])
     else:
         take.put("kernel", "release", line)
     return body.strip().split("\n", 1)[1] if "\n" in body.strip() else ""
@@ -189,14 +193,13 @@ def _environment(take: Take, body: str, words: list[str]) -> str:
         take.put("environment", name, value)
     if env.others:
         take.warn(f"{env.others} {ENV_NOTE}")
-    take.section("environment")  # read, even when nothing in it was of interest
+    take.put_many("environment", {})  # read, even when nothing in it was of interest
     return ""
 
 
 def _mounts(take: Take, body: str, words: list[str]) -> str:
     found = content.mounts(body)
-    for point, entry in found.entries.items():
-        take.put("mounts", point, entry)
+    take.put_many("mounts", found.entries)
     return "\n".join(found.other) if found.entries else body
 
 

@@ -56,6 +56,11 @@ class Take:
     def warn(self, message: str) -> None:
         self.report.warn(self.line, message)
 
+    def name_host(self, host: str) -> None:
+        """The host's name, unless the take already has one (the first one read wins)."""
+        if self.host is None:
+            self.host = host
+
     def section(self, name: str) -> dict[str, Any]:
         found = self.sections.get(name)
         if found is None:
@@ -64,7 +69,9 @@ class Take:
 
     def put(self, section: str, key: str, value: Any) -> None:
         """Set one value; past `MAX_KEYS` values are counted, not kept."""
-        target = self.section(section)
+        target = self.sections.get(section)
+        if target is None:
+            target = self.sections[section] = {}
         if key not in target:
             if self.keys >= MAX_KEYS:
                 self.keys_dropped += 1
