@@ -201,7 +201,7 @@ def build_parser() -> argparse.ArgumentParser:
         "Put perf captures on wall-clock time by recording on CLOCK_MONOTONIC and printing\n"
         "perf's wall-clock column (the console reads the offset from it):\n"
         "  perf record -k CLOCK_MONOTONIC -F 99 -a -g -- sleep 30\n"
-        "  perf script -F +tod | gzip > cpu.txt.gz\n"
+        "  perf script -F +pid,+ip,+sym,+dso,+tod | gzip > cpu.txt.gz\n"
         "  stallscope upload cpu.txt.gz --incident 3 --host db-7 --wait\n\n"
         "or give the host's clock anchors (or a start time) with the upload:\n"
         "  stallscope upload sched.txt.gz --incident 3 --host db-7 --clock clock.csv\n"

@@ -78,7 +78,7 @@ export function StartForm({ capture: c }: { capture: Capture }) {
       ) : (
         <p id={`${id}-help`} className="muted small">
           Its first record is placed there. Better: upload the host’s clock anchors, or record with <code>perf record -k CLOCK_MONOTONIC</code> and
-          convert with <code>perf script -F +tod</code>.
+          convert with <code>perf script -F +pid,+ip,+sym,+dso,+tod</code>.
         </p>
       )}
     </form>
