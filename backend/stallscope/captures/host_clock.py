@@ -36,17 +36,21 @@ HOST_ANCHORS = """
     LIMIT 1
 """
 
-REQUEUE_UNALIGNED = """
-    UPDATE captures c
-    SET status = 'queued', progress = 0, error = NULL, parse_attempt = c.parse_attempt + 1,
-        queued_at = now(), recoveries = 0, recovery_note = NULL
-    FROM captures me
-    WHERE me.id = %(id)s AND c.incident_id = me.incident_id AND c.host_id IS NOT DISTINCT FROM me.host_id
-      AND c.id <> me.id AND c.status IN ('ready', 'partial')
-      AND c.clock->>'mode' = 'unaligned'
+UNALIGNED_OF_HOST = """
+    SELECT c.id FROM captures c JOIN captures me
+      ON c.incident_id = me.incident_id AND c.host_id IS NOT DISTINCT FROM me.host_id AND c.id <> me.id
+    WHERE me.id = %(id)s AND c.clock->>'mode' = 'unaligned'
       AND coalesce(c.clock->>'capture_clock', %(monotonic)s) = %(monotonic)s
-    RETURNING c.id, c.parse_attempt
 """
+
+REQUEUE = """
+    UPDATE captures
+    SET status = 'queued', progress = 0, error = NULL, parse_attempt = parse_attempt + 1,
+        queued_at = now(), recoveries = 0, recovery_note = NULL
+    WHERE id = ANY(%s) AND status IN ('ready', 'partial')
+    RETURNING id, parse_attempt
+"""
+"""A new parse attempt for each parsed capture of the list, as a person's re-parse makes one."""
 
 
 def host_anchors(conn: Conn, capture_id: int) -> HostAnchors | None:
@@ -68,23 +72,17 @@ def realign_host(conn: Conn, capture_id: int, clock: dict[str, Any], format_name
     on the capture clock re-times itself if its host's anchors arrived while it was being parsed.
     """
     if format_name == ANCHOR_IMPORTER.name:
-        queued = conn.execute(
-            REQUEUE_UNALIGNED, {"id": capture_id, "monotonic": CaptureClock.MONOTONIC.value}
-        ).fetchall()
-        for other, attempt in queued:
-            send_parse(other, attempt)
-        if queued:
-            log.info("capture %s: clock anchors re-time captures %s", capture_id, [q[0] for q in queued])
-        return len(queued)
-    on_capture_clock = clock.get("capture_clock") == CaptureClock.MONOTONIC.value
-    if clock.get("mode") != "unaligned" or not on_capture_clock or host_anchors(conn, capture_id) is None:
+        params = {"id": capture_id, "monotonic": CaptureClock.MONOTONIC.value}
+        targets = [row[0] for row in conn.execute(UNALIGNED_OF_HOST, params).fetchall()]
+    else:
+        on_capture_clock = clock.get("capture_clock") == CaptureClock.MONOTONIC.value
+        unaligned = clock.get("mode") == "unaligned" and on_capture_clock
+        targets = [capture_id] if unaligned and host_anchors(conn, capture_id) is not None else []
+    if not targets:
         return 0
-    row = conn.execute(
-        "UPDATE captures SET status = 'queued', parse_attempt = parse_attempt + 1, queued_at = now() "
-        "WHERE id = %s AND status IN ('ready', 'partial') RETURNING parse_attempt",
-        (capture_id,),
-    ).fetchone()
-    if row is None:
-        return 0
-    send_parse(capture_id, row[0])
-    return 1
+    queued = conn.execute(REQUEUE, (targets,)).fetchall()
+    for target, attempt in queued:
+        send_parse(target, attempt)
+    if queued:
+        log.info("capture %s: clock anchors re-time captures %s", capture_id, [q[0] for q in queued])
+    return len(queued)

@@ -15,8 +15,15 @@ from stallscope.analysis.diff import Normalize
 from stallscope.config import get_settings
 from stallscope.deps import SessionDep
 from stallscope.diff import service
-from stallscope.flame.router import DEFAULT_MAX_DEPTH, MAX_NODE_BUDGET, FocusDep, MaxDepthQuery
-from stallscope.flame.schemas import FlameSource, SampleFilter, WithinSecond
+from stallscope.flame.router import (
+    DEFAULT_MAX_DEPTH,
+    MAX_NODE_BUDGET,
+    FocusDep,
+    MaxDepthQuery,
+    SourceQuery,
+    StateQuery,
+)
+from stallscope.flame.schemas import SampleFilter, WithinSecond
 from stallscope.flame.tree_json import tree_payload_json
 from stallscope.kit.errors import Invalid
 
@@ -92,12 +99,8 @@ def diff(
     a: SideA,
     b: SideB,
     focus: FocusDep,
-    source: Annotated[
-        FlameSource, Query(description="samples, off-cpu (µs blocked) or proc-stack (/proc stack samples)")
-    ] = "samples",
-    state: Annotated[
-        str | None, Query(description="Off-CPU and proc-stack only: one scheduler state, e.g. D")
-    ] = None,
+    source: SourceQuery = "samples",
+    state: StateQuery = None,
     event: Annotated[str | None, Query(description="CPU only: default the most sampled event")] = None,
     normalize: Annotated[
         Normalize, Query(description="total: scale A to B's total (compare shares); none: raw weights")

@@ -44,18 +44,23 @@ def parse_capture_ids(raw: str) -> list[int]:
         raise Invalid(f"captures must be comma-separated ids, got {raw!r}") from exc
 
 
+SourceQuery = Annotated[
+    FlameSource, Query(description="samples, off-cpu (µs blocked) or proc-stack (/proc stack samples)")
+]
+StateQuery = Annotated[
+    str | None, Query(description="Off-CPU and proc-stack only: one scheduler state, e.g. D")
+]
+"""The stack source and state filter the flame graph and the diff share."""
+
+
 def sample_filter(
     captures: Annotated[str, Query(description="Comma-separated capture ids")],
     event: str | None = None,
     pid: int | None = None,
     tid: int | None = None,
     comm: str | None = None,
-    source: Annotated[
-        FlameSource, Query(description="samples, off-cpu (µs blocked) or proc-stack (/proc stack samples)")
-    ] = "samples",
-    state: Annotated[
-        str | None, Query(description="Off-CPU and proc-stack only: one scheduler state, e.g. D")
-    ] = None,
+    source: SourceQuery = "samples",
+    state: StateQuery = None,
     start: Annotated[datetime | None, Query(description="Inclusive, ISO 8601")] = None,
     end: Annotated[datetime | None, Query(description="Exclusive, ISO 8601")] = None,
     within: Annotated[

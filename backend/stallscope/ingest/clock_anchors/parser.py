@@ -35,8 +35,6 @@ EARLIEST_REALTIME_NS = 946_684_800 * 1_000_000_000
 """2000-01-01: a realtime reading before it is a capture clock in the wrong column."""
 _DELIMITERS = (",", "\t", ";")
 _SCALES = {unit.scale_ns: unit for unit in EpochUnit}
-_DIGITS = {unit.scale_ns: len(str(unit.scale_ns)) - 1 for unit in EpochUnit}
-"""Fraction digits finer than a nanosecond in each unit: 9 for seconds, 0 for nanoseconds."""
 
 
 def parse_anchor_file(stream: BinaryIO, report: ParseReport) -> Iterator[Record]:
@@ -117,13 +115,6 @@ class _PairReader:
         self.dropped_for_limit = 0
 
     def add(self, source_text: str, realtime_text: str, line: int) -> None:
-        pair = self._fast_pair(source_text, realtime_text)
-        if pair is not None:
-            if len(self.pairs.sources) < MAX_ANCHORS:
-                self.pairs.append(*pair)
-            else:
-                self.dropped_for_limit += 1
-            return
         try:
             realtime = self._realtime.text(realtime_text.strip(), line)
             source = self._source_ns(source_text.strip())
@@ -193,34 +184,6 @@ class _PairReader:
             return False
         self.pairs.extend(source, realtime)
         return True
-
-    def _fast_pair(self, source_text: str, realtime_text: str) -> tuple[int, int] | None:
-        """Both values of a line like the ones before it, without the general path's checks, or None.
-
-        Once the first line has set the realtime column's unit, a plain number in that unit's range
-        and a plain capture-clock number need only `int()`: a file of a million pairs reads at the
-        speed of its split, not of the general reader.
-        """
-        reader = self._realtime
-        scale = reader.scale_ns
-        if not scale:
-            return None
-        whole, dot, frac = realtime_text.partition(".")
-        if not whole.isdigit() or (dot and not frac.isdigit()):
-            return None
-        value = int(whole)
-        if not reader.low <= value < reader.high:
-            return None
-        realtime = value * scale
-        if dot and scale > 1:
-            digits = _DIGITS[scale]
-            realtime += int(frac[:digits].ljust(digits, "0"))
-        if realtime < EARLIEST_REALTIME_NS:
-            return None
-        try:
-            return self._source_ns(source_text), realtime
-        except ValueError:
-            return None
 
     def _source_ns(self, text: str) -> int:
         scale = self._columns.source_scale_ns
