@@ -133,7 +133,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
 
 
 def cmd_analysis(args: argparse.Namespace) -> int:
-    """diff, threads, heatmap and configdiff: the module named by the command does the work."""
+    """diff, threads, heatmap, configdiff and findings: the module named by the command does the work."""
     import importlib
 
     module = importlib.import_module(f"stallscope.commands.{args.command}")
@@ -288,9 +288,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", type=Path, metavar="FILE")
     p.add_argument("--json", action="store_true", help="machine-readable output")
 
-    from stallscope.commands import configdiff, diff, heatmap, threads
+    from stallscope.commands import configdiff, diff, findings, heatmap, threads
 
-    for module in (diff, threads, heatmap, configdiff):
+    for module in (diff, threads, heatmap, configdiff, findings):
         name = module.__name__.rsplit(".", 1)[1]
         module.add_arguments(add(name, cmd_analysis, module.HELP, module.DESCRIPTION))
     return parser

@@ -14,6 +14,7 @@ from stallscope.captures.router import router as captures_router
 from stallscope.config import get_settings
 from stallscope.diff.router import router as diff_router
 from stallscope.events.router import router as events_router
+from stallscope.findings.router import router as findings_router
 from stallscope.flame.router import router as flame_router
 from stallscope.health.router import router as health_router
 from stallscope.heatmap.router import router as heatmap_router
@@ -81,6 +82,7 @@ def create_app() -> FastAPI:
     app.include_router(heatmap_router)
     app.include_router(shares_router)
     app.include_router(snapshots_router)
+    app.include_router(findings_router)
     _mount_frontend(app, frontend_dist())
     app.add_middleware(ParameterGuard)
     app.add_middleware(BrowserGuard, allowed_hosts=get_settings().allowed_host_names)

@@ -22,7 +22,7 @@ log = logging.getLogger(__name__)
 P = ParamSpec("P")
 R = TypeVar("R")
 
-TASK_MODULES = ["stallscope.captures.tasks"]
+TASK_MODULES = ["stallscope.captures.tasks", "stallscope.findings.tasks"]
 
 celery_app = Celery("stallscope", include=TASK_MODULES)
 

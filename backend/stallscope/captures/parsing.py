@@ -21,6 +21,7 @@ from stallscope.captures.host_clock import host_anchors, realign_host
 from stallscope.captures.parse_claim import ClaimedCapture, ParseHeartbeat, claim_capture
 from stallscope.config import get_settings
 from stallscope.db import get_session_factory, raw_connection
+from stallscope.findings.service import after_parse
 from stallscope.ingest.appmetrics.time_option import TIME_COLUMN_KEY, with_time_column
 from stallscope.ingest.clock import clock_mapping
 from stallscope.ingest.limits import CaptureLimits, setting_name
@@ -49,6 +50,7 @@ CAPTURE_TABLES = (
     "capture_thread_states",
     "timeline_rollups",
     "sample_rollup_captures",
+    "capture_digests",
 )
 """Everything a parse writes for a capture; a re-parse replaces all of it in one transaction."""
 
@@ -111,6 +113,7 @@ def _parse_claimed(database_url: str, aux: Conn, capture_id: int, claimed: Claim
     ).fetchone()
     if ended is not None:
         realign_host(aux, capture_id, ended[0] or {}, ended[1])
+        after_parse(get_session_factory(database_url), capture_id)
 
 
 BRIN_INDEXES = """

@@ -6,8 +6,6 @@ import argparse
 import json
 import re
 import sys
-from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from stallscope.analysis.thread_account import ThreadAccount
     from stallscope.commands.local_file import open_local_capture
     from stallscope.ingest.model import ParseError
 
@@ -50,7 +49,10 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         with open_local_capture(args.file) as capture:
-            result = _account(capture.records(), matcher)
+            account = ThreadAccount()
+            for record in capture.records():
+                account.add(record)
+            result = account.result(matcher)
             report = capture.report
     except ParseError as exc:
         print(f"stallscope threads: {args.file}: {exc}", file=sys.stderr)
@@ -80,102 +82,6 @@ def run(args: argparse.Namespace) -> int:
         )
         return 1
     return 0
-
-
-@dataclass(slots=True)
-class _Result:
-    source: str
-    threads: list[Any]
-    locks: list[Any]
-
-
-def _account(records: Iterable[Any], matcher: re.Pattern[str] | None) -> _Result:
-    """Feed scheduler intervals (preferred) or sampler ticks through the server's accounting."""
-    from stallscope.analysis.futex_waits import SyscallWaits, group_locks, thread_waits
-    from stallscope.analysis.thread_states import SchedAccumulator, TickAccumulator
-    from stallscope.ingest.model import Document, EventKind, MetricPoint, MetricRow, TimedEvent, metric_points
-    from stallscope.ingest.sched.args import read_futex
-
-    sched = SchedAccumulator()
-    ticks = TickAccumulator(50_000_000)
-    futex_calls = SyscallWaits()
-    saw_sched = saw_ticks = False
-    for record in records:
-        if isinstance(record, TimedEvent) and record.start_ns is not None:
-            if record.kind in (EventKind.ON_CPU, EventKind.OFF_CPU):
-                saw_sched = True
-                sched.add(sched_interval(record))
-            elif record.kind is EventKind.SYSCALL and record.name == "futex" and record.args:
-                call = read_futex(record.args)
-                if call is not None and call.waits and record.duration_ns is not None and record.tid:
-                    futex_calls.add(
-                        0,
-                        record.pid,
-                        record.tid,
-                        record.comm,
-                        hex(call.uaddr),
-                        record.start_ns,
-                        record.duration_ns,
-                    )
-        elif isinstance(record, MetricPoint | MetricRow):
-            for point in metric_points(record):
-                if point.name != "thread.state":
-                    continue
-                labels = dict(point.labels)
-                if labels.get("tid", "").isdigit():
-                    saw_ticks = True
-                    pid = int(labels["pid"]) if labels.get("pid", "").isdigit() else None
-                    ticks.add(
-                        (pid, int(labels["tid"]), labels.get("comm", "?")),
-                        point.time_ns,
-                        labels.get("state", "?"),
-                    )
-        elif isinstance(record, Document) and record.kind == "proc-sampler-header":
-            interval_ms = record.content.get("interval_ms")
-            if isinstance(interval_ms, int | float) and interval_ms > 0:
-                ticks.interval_ns = int(interval_ms * 1_000_000)
-    source, threads = "none", []
-    if saw_sched:
-        source, threads = "sched", sched.result(_is_futex_stack)
-    elif saw_ticks:
-        source, threads = "proc-sampler", ticks.result()
-    threads = [t for t in threads if matcher is None or matcher.search(t.comm)]
-    rows = thread_waits(0, threads) + [
-        r for r in futex_calls.rows() if matcher is None or matcher.search(r[3])
-    ]
-    return _Result(source, threads, group_locks(rows))
-
-
-def sched_interval(record: Any) -> Any:
-    """A parsed OFF_CPU or ON_CPU record as the accounting's input, the way the API reads rows."""
-    from stallscope.analysis.thread_states import SchedInterval
-    from stallscope.ingest.model import EventKind
-
-    attrs = record.attrs
-    delay = attrs.get("wakeup_delay_ns")
-    inferred = attrs.get("inferred_duration_ns")
-    futex = attrs.get("futex_uaddr")
-    waker_comm = attrs.get("waker_comm")
-    return SchedInterval(
-        on_cpu=record.kind is EventKind.ON_CPU,
-        pid=record.pid,
-        tid=record.tid or 0,
-        comm=record.comm,
-        start_ns=record.start_ns,
-        duration_ns=record.duration_ns,
-        inferred_ns=inferred if isinstance(inferred, int) else None,
-        state=record.state,
-        wakeup_delay_ns=delay if isinstance(delay, int) else None,
-        waker=(record.waker_tid, str(waker_comm or "?")) if record.waker_tid is not None else None,
-        stack=record.stack or None,
-        futex=futex if isinstance(futex, str) else None,
-    )
-
-
-def _is_futex_stack(stack: Any) -> bool:
-    from stallscope.ingest.sched.args import is_futex_wait_frame
-
-    return isinstance(stack, tuple) and any(is_futex_wait_frame(name) for name in _frames(stack))
 
 
 def _seconds(ns: int | None) -> str:

@@ -7,6 +7,7 @@ from stallscope.models.capture_stack_total import capture_stack_totals
 from stallscope.models.capture_thread_state import capture_thread_states
 from stallscope.models.document import capture_documents
 from stallscope.models.event import events
+from stallscope.models.finding import capture_digests, finding_verdicts, incident_findings
 from stallscope.models.frame import Frame
 from stallscope.models.host import Host
 from stallscope.models.incident import Incident
@@ -30,10 +31,13 @@ __all__ = [
     "ShortLink",
     "Stack",
     "UploadToken",
+    "capture_digests",
     "capture_documents",
     "capture_stack_totals",
     "capture_thread_states",
     "events",
+    "finding_verdicts",
+    "incident_findings",
     "metrics",
     "sample_rollup_captures",
     "samples",

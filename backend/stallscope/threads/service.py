@@ -133,6 +133,16 @@ def _sched(session: Session, flt: ThreadFilter, capture_ids: list[int]) -> dict[
     return stored
 
 
+def capture_threads(session: Session, capture_id: int) -> tuple[StateSource, list[ThreadStates]]:
+    """One capture's whole-range thread states, as the threads view shows them (findings read these)."""
+    source, used = source_of(session, [capture_id])
+    if source == "sched":
+        return source, _sched(session, ThreadFilter(used), used).get(capture_id, [])
+    if source == "proc-sampler":
+        return source, _ticks(session, ThreadFilter([capture_id]), []).get(capture_id, [])
+    return source, []
+
+
 def store_capture_totals(session: Session, capture_id: int) -> int:
     """After a parse: keep the capture's whole-range breakdown; returns the threads stored."""
     if not repository.sched_captures(session, [capture_id]):

@@ -1,0 +1,144 @@
+"""What every detector is: an id, the records it reads, its thresholds, and a rule.
+
+One module per detector under `detectors/`, its docstring saying what the pattern is and why it
+hurts; the docs' detector table is generated from these attributes (`table.py`), so the thresholds
+a reader sees are the ones the code applies.
+"""
+
+from __future__ import annotations
+
+import abc
+from dataclasses import dataclass
+from typing import ClassVar
+
+from stallscope.analysis.findings.finding import Finding, Severity, ViewLink, view
+from stallscope.analysis.findings.profile import Profile
+
+NEEDS = ("cpu", "offcpu", "faults", "syscalls", "threads", "metrics", "snapshot")
+"""What a detector can read: CPU samples, off-CPU scheduler intervals with stacks, page-fault samples
+or events, traced syscalls, per-thread scheduler accounting, metric series, the system snapshot."""
+
+
+@dataclass(frozen=True, slots=True)
+class Threshold:
+    name: str
+    value: float
+    unit: str
+    """`share` (0 to 1), `ms`, `count`, `per_s`, `ratio`."""
+    meaning: str
+
+    def shown(self) -> str:
+        if self.unit == "share":
+            return f"{self.value * 100:g}%"
+        if self.unit == "ratio":
+            return f"{self.value:g}x"
+        return f"{self.value:g} {self.unit}"
+
+
+@dataclass(frozen=True, slots=True)
+class Measure:
+    """A detector's headline number, compared between the impacted side and the baseline."""
+
+    value: float
+    text: str
+
+
+class Links:
+    """Views of one side (its incident and hosts), with the view's own URL keys."""
+
+    def __init__(self, incident_id: int | None, hosts: list[str], baseline_hosts: list[str] | None) -> None:
+        self.incident_id = incident_id
+        self.hosts = hosts
+        self.baseline_hosts = baseline_hosts
+
+    def _base(self) -> dict[str, str | int | None]:
+        return {"incident": self.incident_id, "hosts": ",".join(self.hosts) or None}
+
+    def flame(
+        self,
+        q: str | None = None,
+        source: str | None = None,
+        state: str | None = None,
+        **extra: str | int | None,
+    ) -> ViewLink:
+        return view("/flame", **self._base(), q=q, source=source, state=state, **extra)
+
+    def threads(self, **extra: str | int | None) -> ViewLink:
+        return view("/threads", **self._base(), **extra)
+
+    def timeline(self, **extra: str | int | None) -> ViewLink:
+        return view("/timeline", **self._base(), **extra)
+
+    def metrics(self, **extra: str | int | None) -> ViewLink:
+        return view("/metrics", **self._base(), **extra)
+
+    def events(self, **extra: str | int | None) -> ViewLink:
+        return view("/events", **self._base(), **extra)
+
+    def diff(
+        self, q: str | None = None, source: str | None = None, state: str | None = None
+    ) -> ViewLink | None:
+        """The baseline (A) against this side (B), when there is a baseline."""
+        if not self.baseline_hosts:
+            return None
+        return view(
+            "/diff",
+            incident=self.incident_id,
+            **{"a.hosts": ",".join(self.baseline_hosts), "b.hosts": ",".join(self.hosts)},
+            q=q,
+            source=source,
+            state=state,
+        )
+
+    def config_diff(self) -> ViewLink | None:
+        if self.incident_id is None:
+            return None
+        return view(f"/incidents/{self.incident_id}/config-diff")
+
+
+class Detector(abc.ABC):
+    """A rule. Subclasses set the class attributes and implement `detect` (and `measure`)."""
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    needs: ClassVar[tuple[str, ...]]
+    """Any of these is enough to run; without all of them the finding may be weaker."""
+    thresholds: ClassVar[tuple[Threshold, ...]]
+    confidence_rule: ClassVar[str]
+    remediation: ClassVar[str]
+    references: ClassVar[tuple[str, ...]] = ()
+    next_checks: ClassVar[tuple[str, ...]] = ()
+
+    @abc.abstractmethod
+    def detect(self, p: Profile, baseline: Profile | None, links: Links) -> Finding | None:
+        """The finding on `p`, or None when the pattern is not there."""
+
+    def measure(self, p: Profile) -> Measure | None:
+        """The headline number on any side (None: this side has no data for it)."""
+        return None
+
+    @classmethod
+    def threshold(cls, name: str) -> float:
+        for t in cls.thresholds:
+            if t.name == name:
+                return t.value
+        raise KeyError(f"{cls.id} has no threshold {name!r}")
+
+    @classmethod
+    def doc(cls) -> str:
+        """The first paragraph of the detector module's docstring: what it finds and why it hurts."""
+        import sys
+
+        text = sys.modules[cls.__module__].__doc__ or ""
+        return " ".join(text.strip().split("\n\n", 1)[0].split())
+
+
+def grade(value: float, warning: float, critical: float, info: float | None = None) -> Severity | None:
+    """The severity a headline number earns against a detector's thresholds (None: below them all)."""
+    if value >= critical:
+        return Severity.CRITICAL
+    if value >= warning:
+        return Severity.WARNING
+    if info is not None and value >= info:
+        return Severity.INFO
+    return None

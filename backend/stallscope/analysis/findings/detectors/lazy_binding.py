@@ -1,0 +1,60 @@
+"""Lazy PLT binding stalls: the first call of each library function resolves its symbol, and the
+resolver's page faults block under page-cache pressure.
+
+With lazy binding (the default unless LD_BIND_NOW or -z now), the first call through each PLT entry
+runs `_dl_runtime_resolve` → `_dl_fixup` → `_dl_lookup_symbol_x`, which reads the library's symbol
+and hash tables; when those pages were evicted, each lookup is a major fault, and a latency-critical
+thread stalls for milliseconds on a call that normally takes nanoseconds.
+"""
+
+from __future__ import annotations
+
+from stallscope.analysis.findings.blocked import BlockedDetector
+from stallscope.analysis.findings.detector import Links
+from stallscope.analysis.findings.finding import Evidence
+from stallscope.analysis.findings.profile import Profile, Terms
+from stallscope.analysis.findings.wording import count
+
+RESOLVER = Terms(
+    "_dl_runtime_resolve", "_dl_fixup", "_dl_lookup_symbol_x", "do_lookup_x", "_dl_runtime_profile"
+)
+
+
+class LazyPltBinding(BlockedDetector):
+    id = "lazy-plt-binding"
+    title = "Lazy symbol binding stalls"
+    terms = RESOLVER
+    needs = ("offcpu", "faults", "snapshot")
+    what = "blocked in lazy symbol resolution"
+    next_checks = (
+        "Whether the process runs with LD_BIND_NOW (its environment in the snapshot) and how its "
+        "libraries were linked (readelf -d: BIND_NOW, FLAGS_1 NOW).",
+        "Page-cache pressure on the library files (major faults on the .so, vmtouch).",
+    )
+    remediation = (
+        "Bind at start: run with LD_BIND_NOW=1 or link with -Wl,-z,now, and warm the libraries "
+        "(call the hot paths once, or mlock the mappings) before the latency-critical loop starts."
+    )
+    references = (
+        "https://man7.org/linux/man-pages/man8/ld.so.8.html",
+        "https://www.akkadia.org/drepper/dsohowto.pdf",
+    )
+
+    def corroborate(self, p: Profile, links: Links) -> list[Evidence]:
+        out = []
+        faults = p.faults_matching(RESOLVER)
+        if faults.count:
+            out.append(
+                Evidence(
+                    "Page faults in the resolver",
+                    f"{count(faults.count, 'page fault')} with {RESOLVER.terms[0]} or _dl_fixup in the stack",
+                    faults.count,
+                    "count",
+                )
+            )
+        bind_now = {k: v for (section, k), v in p.settings.items() if k.endswith("LD_BIND_NOW")}
+        if p.has_snapshot and not any(v not in (None, "", "0") for v in bind_now.values()):
+            out.append(
+                Evidence("LD_BIND_NOW", "not set in the snapshot's process environments: lazy binding")
+            )
+        return out

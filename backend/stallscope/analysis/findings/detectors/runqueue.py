@@ -1,0 +1,125 @@
+"""Run-queue starvation: threads that are ready to run wait for a CPU.
+
+Time runnable (woken or preempted, not yet on a CPU) is pure scheduling delay: more runnable
+threads than CPUs, a CPU-bound neighbour at the same priority, CPU quota throttling. The threads
+view's scheduler latency (wake-up to running) percentiles say how long each wait was.
+"""
+
+from __future__ import annotations
+
+from stallscope.analysis.findings.detector import Detector, Links, Measure, Threshold, grade
+from stallscope.analysis.findings.finding import Evidence, Finding, Severity
+from stallscope.analysis.findings.profile import Profile, ProfileThread
+from stallscope.analysis.findings.wording import duration, pct, thread_refs, threads_phrase
+from stallscope.analysis.thread_timeline import RUNNABLE
+
+MIN_WALL_NS = 100_000_000
+MIN_WAITS = 10
+
+
+class RunqueueStarvation(Detector):
+    id = "runqueue-starvation"
+    title = "Run-queue starvation"
+    needs = ("threads",)
+    thresholds = (
+        Threshold("info", 0.05, "share", "of a thread's time runnable, waiting for a CPU"),
+        Threshold("warning", 0.15, "share", "of a thread's time runnable"),
+        Threshold("critical", 0.40, "share", "of a thread's time runnable"),
+        Threshold(
+            "latency_warning", 10, "ms", "p99 wake-up-to-running latency of a thread: at least a warning"
+        ),
+        Threshold("latency_critical", 50, "ms", "p99 wake-up-to-running latency of a thread: critical"),
+        Threshold("min_waits", MIN_WAITS, "count", "a thread's wake-ups before its percentiles count"),
+    )
+    confidence_rule = (
+        "0.7 from scheduler intervals (exact); 0.4 from /proc sampler ticks (R mixes running and runnable)"
+    )
+    next_checks = (
+        "The run queue length and CPU saturation: vmstat 1 (r column), mpstat -P ALL, /proc/pressure/cpu.",
+        "CPU quota throttling of the cgroup: cpu.stat nr_throttled and throttled_usec.",
+        "Who runs instead: the CPU flame graph of the same time range.",
+    )
+    remediation = (
+        "Give the latency-sensitive threads CPU: fewer busy threads than CPUs, lower priority (nice, "
+        "SCHED_IDLE) for batch work, CPU affinity or isolation for the critical thread, or a higher "
+        "cgroup quota."
+    )
+    references = (
+        "https://docs.kernel.org/scheduler/sched-stats.html",
+        "https://docs.kernel.org/accounting/psi.html",
+    )
+
+    def _starved(self, p: Profile) -> list[tuple[ProfileThread, float, int | None]]:
+        out = []
+        for t in p.sched_threads():
+            s = t.summary
+            if s.wall_ns < MIN_WALL_NS:
+                continue
+            waits, _, _, p99, _ = s.latency
+            out.append((t, s.share(RUNNABLE), p99 if waits >= self.threshold("min_waits") else None))
+        out.sort(key=lambda x: (-x[1], -(x[2] or 0)))
+        return out
+
+    def _severity(self, share: float, p99: int | None) -> Severity | None:
+        by_share = grade(share, self.threshold("warning"), self.threshold("critical"), self.threshold("info"))
+        by_latency = grade(
+            (p99 or 0) / 1e6, self.threshold("latency_warning"), self.threshold("latency_critical")
+        )
+        found = [s for s in (by_share, by_latency) if s is not None]
+        return max(found) if found else None
+
+    def measure(self, p: Profile) -> Measure | None:
+        starved = self._starved(p)
+        if not starved:
+            return None
+        share = starved[0][1]
+        return Measure(share, f"{pct(share)} runnable at most")
+
+    def detect(self, p: Profile, baseline: Profile | None, links: Links) -> Finding | None:
+        graded = []
+        for t, share, p99 in self._starved(p):
+            severity = self._severity(share, p99)
+            if severity is not None:
+                graded.append((severity, t, share, p99))
+        if not graded:
+            return None
+        graded.sort(key=lambda g: (-g[0], -g[2]))
+        severity, worst, share, p99 = graded[0]
+        keys = [(g[1].summary.pid, g[1].summary.tid, g[1].summary.comm) for g in graded]
+        s = worst.summary
+        threads_view = links.threads(tid=s.tid)
+        evidence = [
+            Evidence(
+                "Runnable, waiting for a CPU",
+                f"{s.comm} ({s.tid}): {pct(share)} of its time "
+                f"({duration(s.state_ns.get(RUNNABLE, 0))} of {duration(s.wall_ns)})",
+                share,
+                "share",
+                view=threads_view,
+            ),
+            Evidence(
+                "Scheduler latency",
+                f"{s.comm} ({s.tid}): p50 {duration(s.latency[1])}, p99 {duration(s.latency[3])}, longest "
+                f"{duration(s.latency[4])} over {s.latency[0]:,} wake-ups",
+                s.latency[3],
+                "ns",
+                view=threads_view,
+            ),
+            Evidence("Threads affected", threads_phrase(keys)),
+        ]
+        exact = p.thread_source == "sched"
+        return Finding(
+            id=self.id,
+            title=self.title,
+            severity=severity,
+            confidence=0.7 if exact else 0.4,
+            summary=f"{threads_phrase(keys)} wait for a CPU; {s.comm} ({s.tid}) is runnable "
+            f"{pct(share)} of its time, p99 latency {duration(p99)}.",
+            evidence=evidence,
+            view=threads_view,
+            threads=thread_refs(p.name, keys[:8]),
+            next_checks=list(self.next_checks),
+            remediation=self.remediation,
+            references=list(self.references),
+            score=share,
+        )

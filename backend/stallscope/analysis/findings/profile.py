@@ -1,0 +1,320 @@
+"""One host's digests as a detector reads them: CPU, off-CPU, events, threads, metrics, settings.
+
+A detector asks questions ("what share of CPU samples has a frame matching `compaction_`?", "how
+long did each thread spend in D under `rwsem_down`?"); the answers are computed here once per
+question and cached, so detectors stay short and every detector counts the same way the views do:
+a frame matches a term as the flame graph's search does (case-insensitive substring), and a stack
+counts once however many of its frames match.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from stallscope.analysis.config_keys import flatten
+from stallscope.analysis.findings.digest import (
+    CaptureDigest,
+    CpuRow,
+    DurationStats,
+    MetricSummary,
+    StackNames,
+    ThreadSummary,
+    WaitRow,
+)
+from stallscope.ingest.snapshot.model import KIND as SNAPSHOT_KIND
+
+ThreadKey = tuple[int | None, int | None, str]
+"""(pid, tid, comm)."""
+
+CPU_EVENT_NAMES = frozenset(
+    {"cpu-clock", "task-clock", "cycles", "cpu-cycles", "instructions", "ref-cycles", "bus-cycles"}
+)
+"""Sampling events that stand for time on a CPU (`cycles:u`, `cpu-clock:ppp` read by their base)."""
+FAULT_EVENT_NAMES = frozenset({"page-faults", "faults", "major-faults", "minor-faults"})
+
+
+def event_base(event: str) -> str:
+    """`cpu-clock:pppH` → `cpu-clock`; `sched:sched_switch` stays whole (a tracepoint)."""
+    head, _, tail = event.partition(":")
+    return head if tail and (not tail or all(c in "upkhHGPSIDW" for c in tail.rstrip(":"))) else event
+
+
+def is_cpu_event(event: str) -> bool:
+    base = event_base(event)
+    return base in CPU_EVENT_NAMES or base.startswith("cpu/") or base.endswith("/cycles/")
+
+
+def is_fault_event(event: str) -> bool:
+    return event_base(event) in FAULT_EVENT_NAMES or event.startswith("exceptions:page_fault")
+
+
+class Terms:
+    """Frame-name terms matched as the flame graph's search matches: case-insensitive substrings."""
+
+    def __init__(self, *terms: str) -> None:
+        self.terms = tuple(t.lower() for t in terms)
+
+    def __call__(self, name: str) -> bool:
+        low = name.lower()
+        return any(t in low for t in self.terms)
+
+    def first(self, stack: StackNames) -> int:
+        """Index of the outermost (root-most) matching frame, -1 when none matches."""
+        for i, name in enumerate(stack):
+            if self(name):
+                return i
+        return -1
+
+
+@dataclass(slots=True)
+class Match:
+    """What a question matched: weight (CPU: the event's unit; off-CPU: ns) out of a total."""
+
+    weight: int = 0
+    total: int = 0
+    count: int = 0
+    """Samples (CPU) or waits (off-CPU, events)."""
+    by_thread: Counter[ThreadKey] = field(default_factory=Counter)
+    stacks: Counter[StackNames] = field(default_factory=Counter)
+    callers: Counter[str] = field(default_factory=Counter)
+    """The first frame outside the matched family below the match (who calls it)."""
+    longest_ns: int = 0
+
+    @property
+    def share(self) -> float:
+        return self.weight / self.total if self.total else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class ProfileThread:
+    capture_id: int | None
+    source: str
+    """How its capture accounted threads: `sched` or `proc-sampler`."""
+    summary: ThreadSummary
+
+
+class Profile:
+    """The captures of one host (or of a baseline side), read together."""
+
+    def __init__(self, name: str, digests: Sequence[CaptureDigest]) -> None:
+        self.name = name
+        self.digests = list(digests)
+        self._stack_cache: dict[tuple[int, int], StackNames] = {}
+
+    @property
+    def empty(self) -> bool:
+        return not self.digests
+
+    @cached_property
+    def hosts(self) -> list[str]:
+        return sorted({d.host for d in self.digests})
+
+    @cached_property
+    def capture_ids(self) -> list[int]:
+        return sorted(d.capture_id for d in self.digests if d.capture_id is not None)
+
+    @cached_property
+    def time_range_ns(self) -> tuple[int, int] | None:
+        starts = [d.start_ns for d in self.digests if d.start_ns is not None]
+        ends = [d.end_ns for d in self.digests if d.end_ns is not None]
+        return (min(starts), max(ends)) if starts and ends else None
+
+    def stack(self, digest: CaptureDigest, index: int) -> StackNames:
+        key = (id(digest), index)
+        names = self._stack_cache.get(key)
+        if names is None:
+            names = self._stack_cache[key] = digest.stack_names(index)
+        return names
+
+    def stack_kinds(self, digest: CaptureDigest, index: int) -> tuple[str, ...]:
+        if index < 0:
+            return ()
+        return tuple(digest.frames[i][1] for i in digest.stacks[index])
+
+    # -- CPU samples -------------------------------------------------------------------------
+
+    def cpu_rows(self) -> Iterator[tuple[CaptureDigest, CpuRow]]:
+        for d in self.digests:
+            for row in d.cpu:
+                if is_cpu_event(row.event):
+                    yield d, row
+
+    @cached_property
+    def cpu_total(self) -> int:
+        return sum(row.weight for _, row in self.cpu_rows())
+
+    @cached_property
+    def cpu_samples(self) -> int:
+        return sum(row.samples for _, row in self.cpu_rows())
+
+    @cached_property
+    def cpu_by_thread(self) -> Counter[ThreadKey]:
+        out: Counter[ThreadKey] = Counter()
+        for _, row in self.cpu_rows():
+            out[(row.pid, row.tid, row.comm)] += row.weight
+        return out
+
+    def cpu_matching(self, terms: Terms, skip: Terms | None = None, also: Terms | None = None) -> Match:
+        """CPU samples with a frame matching `terms` (and, with `also`, another matching `also`)."""
+        return self._match_samples(self.cpu_rows(), terms, skip, by_comm=False, also=also)
+
+    def cpu_of_threads(self, comms: Terms) -> Match:
+        """CPU samples of threads whose name matches `comms`."""
+        return self._match_samples(self.cpu_rows(), comms, None, by_comm=True)
+
+    def cpu_kernel(self) -> Match:
+        """CPU samples taken in the kernel (the leaf frame is a kernel frame)."""
+        m = Match(total=self.cpu_total)
+        for d, row in self.cpu_rows():
+            kinds = self.stack_kinds(d, row.stack)
+            if kinds and kinds[-1] == "kernel":
+                m.weight += row.weight
+                m.count += row.samples
+                m.by_thread[(row.pid, row.tid, row.comm)] += row.weight
+                m.stacks[self.stack(d, row.stack)] += row.weight
+        return m
+
+    # -- fault samples -----------------------------------------------------------------------
+
+    def fault_rows(self) -> Iterator[tuple[CaptureDigest, CpuRow]]:
+        for d in self.digests:
+            for row in d.cpu:
+                if is_fault_event(row.event):
+                    yield d, row
+
+    def faults_matching(self, terms: Terms, skip: Terms | None = None) -> Match:
+        return self._match_samples(self.fault_rows(), terms, skip, by_comm=False)
+
+    # -- off-CPU time and other timed events ---------------------------------------------------
+
+    def wait_rows(self, kind: str = "off-cpu") -> Iterator[tuple[CaptureDigest, WaitRow]]:
+        for d in self.digests:
+            for row in d.waits:
+                if row.kind == kind:
+                    yield d, row
+
+    def offcpu_total(self, states: Iterable[str] | None = None) -> int:
+        wanted = set(states) if states is not None else None
+        return sum(
+            row.total_ns for _, row in self.wait_rows() if wanted is None or (row.state or "?") in wanted
+        )
+
+    def offcpu_matching(
+        self,
+        terms: Terms | None,
+        states: Iterable[str] | None = None,
+        skip: Terms | None = None,
+        also: Terms | None = None,
+    ) -> Match:
+        """Closed off-CPU time (ns) in `states` whose blocking stack matches `terms` (None: any)."""
+        wanted = set(states) if states is not None else None
+        m = Match()
+        for d, row in self.wait_rows():
+            if wanted is not None and (row.state or "?") not in wanted:
+                continue
+            m.total += row.total_ns
+            stack = self.stack(d, row.stack)
+            at = terms.first(stack) if terms is not None else len(stack)
+            if at < 0 or (also is not None and also.first(stack) < 0):
+                continue
+            self._add(m, stack, at, skip, row.total_ns, row.count, (row.pid, row.tid, row.comm))
+            m.longest_ns = max(m.longest_ns, row.max_ns)
+        return m
+
+    def events_matching(self, kind: str, names: Terms, stack_terms: Terms | None = None) -> Match:
+        """Timed events of `kind` whose name (and stack, when given) match, in ns."""
+        m = Match()
+        for d, row in self.wait_rows(kind):
+            m.total += row.total_ns
+            if not names(row.name):
+                continue
+            stack = self.stack(d, row.stack)
+            at = stack_terms.first(stack) if stack_terms is not None else len(stack)
+            if at < 0:
+                continue
+            self._add(m, stack, at, None, row.total_ns, row.count, (row.pid, row.tid, row.comm))
+            m.longest_ns = max(m.longest_ns, row.max_ns)
+        return m
+
+    def durations(self, kind: str, name: str) -> DurationStats | None:
+        """The capture with the most such events: percentiles of different captures do not add."""
+        found = [s for d in self.digests for s in d.durations if s.kind == kind and s.name == name]
+        return max(found, key=lambda s: s.count) if found else None
+
+    # -- threads, metrics, settings ------------------------------------------------------------
+
+    @cached_property
+    def threads(self) -> list[ProfileThread]:
+        return [ProfileThread(d.capture_id, d.thread_source, t) for d in self.digests for t in d.threads]
+
+    @cached_property
+    def thread_source(self) -> str:
+        sources = {d.thread_source for d in self.digests}
+        return "sched" if "sched" in sources else "proc-sampler" if "proc-sampler" in sources else "none"
+
+    def sched_threads(self) -> list[ProfileThread]:
+        """Threads accounted from scheduler intervals (exact), else from sampler ticks."""
+        source = self.thread_source
+        return [t for t in self.threads if t.source == source]
+
+    def metrics(self, name: str) -> list[MetricSummary]:
+        return [m for d in self.digests for m in d.metrics if m.name == name]
+
+    def metric_names(self) -> set[str]:
+        return {m.name for d in self.digests for m in d.metrics}
+
+    @cached_property
+    def settings(self) -> dict[tuple[str, str], str | None]:
+        """The first snapshot's settings, flattened as the config diff reads them."""
+        for d in self.digests:
+            for kind, content in d.documents:
+                if kind == SNAPSHOT_KIND:
+                    return {key: s.value for key, s in flatten(content).settings.items()}
+        return {}
+
+    @property
+    def has_snapshot(self) -> bool:
+        return bool(self.settings)
+
+    def setting(self, section: str, key: str) -> str | None:
+        return self.settings.get((section, key))
+
+    def settings_like(self, section: str, prefix: str) -> dict[str, str | None]:
+        return {k: v for (s, k), v in self.settings.items() if s == section and k.startswith(prefix)}
+
+    # -- shared --------------------------------------------------------------------------------
+
+    def _match_samples(
+        self,
+        rows: Iterable[tuple[CaptureDigest, CpuRow]],
+        terms: Terms,
+        skip: Terms | None,
+        by_comm: bool,
+        also: Terms | None = None,
+    ) -> Match:
+        m = Match()
+        for d, row in rows:
+            m.total += row.weight
+            stack = self.stack(d, row.stack)
+            matched = terms(row.comm) if by_comm else None
+            at = terms.first(stack) if matched is None else len(stack) if matched else -1
+            if at < 0 or (also is not None and also.first(stack) < 0):
+                continue
+            self._add(m, stack, at, skip, row.weight, row.samples, (row.pid, row.tid, row.comm))
+        return m
+
+    @staticmethod
+    def _add(
+        m: Match, stack: StackNames, at: int, skip: Terms | None, weight: int, count: int, thread: ThreadKey
+    ) -> None:
+        m.weight += weight
+        m.count += count
+        m.by_thread[thread] += weight
+        m.stacks[stack] += weight
+        for name in reversed(stack[:at]):
+            if skip is None or not skip(name):
+                m.callers[name] += weight
+                break

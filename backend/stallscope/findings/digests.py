@@ -1,0 +1,104 @@
+"""A capture's digest read back from the tables its parse filled: the server's side of the contract
+in `analysis/findings/digest.py`, aggregated by the same keys as `digest_builder.py` does from records."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy.orm import Session
+
+from stallscope.analysis.findings.digest import (
+    CaptureDigest,
+    CpuRow,
+    DurationStats,
+    MetricSummary,
+    WaitRow,
+)
+from stallscope.analysis.findings.digest_builder import thread_summary
+from stallscope.findings import repository
+from stallscope.flame.catalog import catalog
+from stallscope.threads.service import capture_threads
+
+
+def _ns(moment: datetime | None) -> int | None:
+    if moment is None:
+        return None
+    return int(moment.timestamp()) * 1_000_000_000 + moment.microsecond * 1000
+
+
+class _Stacks:
+    """Stored stack ids as the digest's own frame and stack tables."""
+
+    def __init__(self, session: Session, stack_ids: set[int]) -> None:
+        self.frames: list[tuple[str, str]] = []
+        self.stacks: list[tuple[int, ...]] = []
+        self._index: dict[int, int] = {}
+        resolved, infos = catalog.resolve(session, sorted(stack_ids)) if stack_ids else ({}, {})
+        frame_index: dict[tuple[str, str], int] = {}
+        for stack_id in sorted(resolved):
+            ids = []
+            for frame_id in resolved[stack_id]:
+                info = infos[frame_id]
+                key = (info.name, info.kind)
+                at = frame_index.get(key)
+                if at is None:
+                    at = frame_index[key] = len(self.frames)
+                    self.frames.append(key)
+                ids.append(at)
+            self._index[stack_id] = len(self.stacks)
+            self.stacks.append(tuple(ids))
+
+    def of(self, stack_id: int | None) -> int:
+        return -1 if stack_id is None else self._index.get(stack_id, -1)
+
+
+def build_digest(session: Session, capture_id: int) -> CaptureDigest | None:
+    meta = repository.capture_meta(session, capture_id)
+    if meta is None:
+        return None
+    _, filename, host, format_name, start, end = meta
+    cpu = repository.stack_totals(session, capture_id)
+    waits = repository.event_groups(session, capture_id)
+    stacks = _Stacks(session, {r[4] for r in cpu} | {r[6] for r in waits if r[6] is not None})
+    source, threads = capture_threads(session, capture_id)
+    return CaptureDigest(
+        capture_id=capture_id,
+        name=filename,
+        host=host,
+        format=format_name,
+        start_ns=_ns(start),
+        end_ns=_ns(end),
+        frames=stacks.frames,
+        stacks=stacks.stacks,
+        cpu=[CpuRow(e, pid, tid, comm, stacks.of(s), int(w), int(n)) for e, pid, tid, comm, s, w, n in cpu],
+        waits=[
+            WaitRow(kind, name, pid, tid, comm, state, stacks.of(s), int(n), int(total), int(most))
+            for kind, name, pid, tid, comm, state, s, n, total, most in waits
+        ],
+        durations=[
+            DurationStats(kind, name, int(n), int(total), int(p50), int(p90), int(p99), int(most))
+            for kind, name, n, total, p50, p90, p99, most in repository.duration_stats(session, capture_id)
+        ],
+        thread_source=source,
+        threads=[thread_summary(t) for t in threads],
+        metrics=[
+            MetricSummary(
+                name,
+                tuple(sorted((str(k), str(v)) for k, v in (labels or {}).items())),
+                unit,
+                int(n),
+                float(low),
+                float(mean),
+                float(p95),
+                float(high),
+                float(first),
+                float(last),
+                _ns(first_at) or 0,
+                _ns(last_at) or 0,
+            )
+            for name, labels, unit, n, low, mean, p95, high, first, last, first_at, last_at in (
+                repository.metric_summaries(session, capture_id)
+            )
+        ],
+        documents=repository.documents(session, capture_id),
+    )

@@ -1,0 +1,226 @@
+"""SQL for findings: each capture's digest read from the tables a parse filled, and the stored results."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from psycopg.types.json import Jsonb
+from sqlalchemy import text
+from sqlalchemy.orm import Session
+
+from stallscope.analysis.findings.digest import DURATION_KINDS
+
+
+def capture_meta(
+    session: Session, capture_id: int
+) -> tuple[int, str, str, str, datetime | None, datetime | None] | None:
+    """(incident, filename, host, format, start, end) of a capture."""
+    row = session.execute(
+        text(
+            "SELECT c.incident_id, c.filename, coalesce(h.name, ''), coalesce(c.format, ''), c.time_start, "
+            "c.time_end FROM captures c LEFT JOIN hosts h ON h.id = c.host_id WHERE c.id = :id"
+        ),
+        {"id": capture_id},
+    ).first()
+    return (row[0], row[1], row[2], row[3], row[4], row[5]) if row else None
+
+
+def stack_totals(session: Session, capture_id: int) -> list[tuple[Any, ...]]:
+    return list(
+        session.execute(
+            text(
+                "SELECT event, pid, tid, comm, stack_id, sum(weight)::bigint, sum(samples)::bigint "
+                "FROM capture_stack_totals WHERE capture_id = :id GROUP BY event, pid, tid, comm, stack_id"
+            ),
+            {"id": capture_id},
+        )
+    )
+
+
+def event_groups(session: Session, capture_id: int) -> list[tuple[Any, ...]]:
+    """Timed events by (kind, name, thread, state, stack): closed ones counted and summed."""
+    return list(
+        session.execute(
+            text(
+                "SELECT kind, name, pid, tid, comm, state, stack_id, count(duration_ns), "
+                "coalesce(sum(duration_ns), 0)::bigint, coalesce(max(duration_ns), 0) FROM events "
+                "WHERE capture_id = :id GROUP BY kind, name, pid, tid, comm, state, stack_id"
+            ),
+            {"id": capture_id},
+        )
+    )
+
+
+def duration_stats(session: Session, capture_id: int) -> list[tuple[Any, ...]]:
+    return list(
+        session.execute(
+            text(
+                "SELECT kind, name, count(*), sum(duration_ns)::bigint, "
+                "percentile_disc(0.5) WITHIN GROUP (ORDER BY duration_ns), "
+                "percentile_disc(0.9) WITHIN GROUP (ORDER BY duration_ns), "
+                "percentile_disc(0.99) WITHIN GROUP (ORDER BY duration_ns), max(duration_ns) "
+                "FROM events WHERE capture_id = :id AND duration_ns IS NOT NULL AND kind = ANY(:kinds) "
+                "GROUP BY kind, name"
+            ),
+            {"id": capture_id, "kinds": list(DURATION_KINDS)},
+        )
+    )
+
+
+def metric_summaries(session: Session, capture_id: int) -> list[tuple[Any, ...]]:
+    return list(
+        session.execute(
+            text(
+                "SELECT s.name, s.labels, s.unit, count(*), min(m.value), avg(m.value), "
+                "percentile_disc(0.95) WITHIN GROUP (ORDER BY m.value), max(m.value), "
+                "(array_agg(m.value ORDER BY m.ts))[1], (array_agg(m.value ORDER BY m.ts DESC))[1], "
+                "min(m.ts), max(m.ts) FROM metric_series s JOIN metrics m ON m.series_id = s.id "
+                "AND m.capture_id = s.capture_id WHERE s.capture_id = :id AND s.name <> 'thread.state' "
+                "AND NOT (s.labels ? 'tid') GROUP BY s.id, s.name, s.labels, s.unit"
+            ),
+            {"id": capture_id},
+        )
+    )
+
+
+def documents(session: Session, capture_id: int) -> list[tuple[str, dict[str, Any]]]:
+    rows = session.execute(
+        text("SELECT kind, content FROM capture_documents WHERE capture_id = :id"), {"id": capture_id}
+    )
+    return [(kind, content) for kind, content in rows if isinstance(content, dict)]
+
+
+def store_digest(session: Session, capture_id: int, version: int, digest: dict[str, Any]) -> None:
+    session.execute(
+        text(
+            "INSERT INTO capture_digests (capture_id, version, digest, built_at) VALUES (:id, :v, :d, now()) "
+            "ON CONFLICT (capture_id) DO UPDATE SET version = :v, digest = :d, built_at = now()"
+        ),
+        {"id": capture_id, "v": version, "d": Jsonb(digest)},
+    )
+
+
+def incident_digests(
+    session: Session, incident_id: int, version: int
+) -> list[tuple[int, str, dict[str, Any]]]:
+    """(capture, host, digest) of the incident's parsed captures that have a digest of this version."""
+    rows = session.execute(
+        text(
+            "SELECT c.id, coalesce(h.name, ''), d.digest FROM captures c "
+            "JOIN capture_digests d ON d.capture_id = c.id AND d.version = :v "
+            "LEFT JOIN hosts h ON h.id = c.host_id "
+            "WHERE c.incident_id = :inc AND c.status IN ('ready', 'partial') ORDER BY c.id"
+        ),
+        {"inc": incident_id, "v": version},
+    )
+    return [(int(r[0]), str(r[1]), r[2]) for r in rows]
+
+
+def pending_captures(session: Session, incident_id: int) -> int:
+    row = session.execute(
+        text("SELECT count(*) FROM captures WHERE incident_id = :inc AND status IN ('queued', 'parsing')"),
+        {"inc": incident_id},
+    ).first()
+    return int(row[0]) if row else 0
+
+
+def incident_hosts(session: Session, incident_id: int) -> list[str]:
+    rows = session.execute(
+        text(
+            "SELECT DISTINCT h.name FROM captures c JOIN hosts h ON h.id = c.host_id "
+            "WHERE c.incident_id = :inc ORDER BY h.name"
+        ),
+        {"inc": incident_id},
+    )
+    return [str(r[0]) for r in rows]
+
+
+def load_result(session: Session, incident_id: int) -> dict[str, Any] | None:
+    row = session.execute(
+        text(
+            "SELECT state, computed_at, duration_ms, hosts, baseline_hosts, findings, notes "
+            "FROM incident_findings WHERE incident_id = :inc"
+        ),
+        {"inc": incident_id},
+    ).first()
+    if row is None:
+        return None
+    keys = ("state", "computed_at", "duration_ms", "hosts", "baseline_hosts", "findings", "notes")
+    return dict(zip(keys, row, strict=True))
+
+
+def baseline_hosts(session: Session, incident_id: int) -> list[str]:
+    row = session.execute(
+        text("SELECT baseline_hosts FROM incident_findings WHERE incident_id = :inc"), {"inc": incident_id}
+    ).first()
+    return list(row[0]) if row and row[0] else []
+
+
+def set_baseline(session: Session, incident_id: int, hosts: list[str]) -> None:
+    session.execute(
+        text(
+            "INSERT INTO incident_findings (incident_id, state, baseline_hosts) "
+            "VALUES (:inc, 'computing', :b) "
+            "ON CONFLICT (incident_id) DO UPDATE SET baseline_hosts = :b, state = 'computing'"
+        ),
+        {"inc": incident_id, "b": Jsonb(hosts)},
+    )
+
+
+def store_result(
+    session: Session,
+    incident_id: int,
+    hosts: list[str],
+    findings: list[dict[str, Any]],
+    notes: list[str],
+    duration_ms: float,
+) -> None:
+    session.execute(
+        text(
+            "INSERT INTO incident_findings (incident_id, state, computed_at, duration_ms, hosts, findings, "
+            "notes) VALUES (:inc, 'ready', :at, :ms, :hosts, :f, :notes) ON CONFLICT (incident_id) DO UPDATE "
+            "SET state = 'ready', computed_at = :at, duration_ms = :ms, hosts = :hosts, findings = :f, "
+            "notes = :notes"
+        ),
+        {
+            "inc": incident_id,
+            "at": datetime.now(UTC),
+            "ms": duration_ms,
+            "hosts": Jsonb(hosts),
+            "f": Jsonb(findings),
+            "notes": Jsonb(notes),
+        },
+    )
+
+
+def verdicts(session: Session, incident_id: int) -> dict[str, dict[str, Any]]:
+    rows = session.execute(
+        text("SELECT finding_id, verdict, note, at FROM finding_verdicts WHERE incident_id = :inc"),
+        {"inc": incident_id},
+    )
+    return {r[0]: {"verdict": r[1], "note": r[2], "at": r[3]} for r in rows}
+
+
+def set_verdict(session: Session, incident_id: int, finding_id: str, verdict: str | None, note: str) -> None:
+    if verdict is None:
+        session.execute(
+            text("DELETE FROM finding_verdicts WHERE incident_id = :inc AND finding_id = :f"),
+            {"inc": incident_id, "f": finding_id},
+        )
+        return
+    session.execute(
+        text(
+            "INSERT INTO finding_verdicts (incident_id, finding_id, verdict, note, at) "
+            "VALUES (:inc, :f, :v, :n, now()) ON CONFLICT (incident_id, finding_id) "
+            "DO UPDATE SET verdict = :v, note = :n, at = now()"
+        ),
+        {"inc": incident_id, "f": finding_id, "v": verdict, "n": note},
+    )
+
+
+def incident_exists(session: Session, incident_id: int) -> bool:
+    return (
+        session.execute(text("SELECT 1 FROM incidents WHERE id = :inc"), {"inc": incident_id}).first()
+        is not None
+    )

@@ -1,0 +1,39 @@
+"""HTTP routes for findings: read an incident's findings, choose its baseline, judge a finding."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from fastapi import APIRouter
+
+from stallscope.deps import SessionDep
+from stallscope.findings import service
+from stallscope.findings.schemas import BaselineIn, FindingsOut, VerdictIn, VerdictOut
+from stallscope.findings.tasks import COMPUTE_TASK
+from stallscope.worker import enqueue
+
+router = APIRouter(tags=["findings"])
+
+
+@router.get("/api/incidents/{incident_id}/findings")
+def get_findings(incident_id: int, session: SessionDep) -> FindingsOut:
+    """The incident's findings as last computed (after the latest parse or baseline change)."""
+    return FindingsOut.model_validate(service.findings_of(session, incident_id))
+
+
+@router.put("/api/incidents/{incident_id}/findings/baseline")
+def put_baseline(incident_id: int, body: BaselineIn, session: SessionDep) -> FindingsOut:
+    """Choose the healthy hosts; the findings are recomputed by a worker (state `computing` until then)."""
+    service.set_baseline(session, incident_id, body.hosts)
+    session.commit()
+    enqueue(COMPUTE_TASK, incident_id)
+    return FindingsOut.model_validate(service.findings_of(session, incident_id))
+
+
+@router.post("/api/incidents/{incident_id}/findings/{finding_id}/verdict")
+def post_verdict(incident_id: int, finding_id: str, body: VerdictIn, session: SessionDep) -> VerdictOut:
+    """Confirm or dismiss a finding (null clears it); kept by finding id across recomputations."""
+    service.set_verdict(session, incident_id, finding_id, body.verdict, body.note)
+    session.commit()
+    at = datetime.now(UTC) if body.verdict else None
+    return VerdictOut(verdict=body.verdict, note=body.note if body.verdict else "", at=at)

@@ -1,0 +1,115 @@
+"""Findings of an incident: built after each parse from the captures' digests, read by the API.
+
+After a capture is parsed its digest is stored (one pass over its aggregates), then the incident's
+findings are recomputed from every digest: the detectors only read digests, so this stays quick
+however large the captures are. The baseline hosts people choose are kept with the results, and
+verdicts are kept by finding id, so both survive recomputation.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from stallscope.analysis.findings.detectors import DETECTORS
+from stallscope.analysis.findings.digest import VERSION, CaptureDigest, digest_from_json
+from stallscope.analysis.findings.engine import run_findings
+from stallscope.findings import repository
+from stallscope.findings.digests import build_digest
+from stallscope.kit.errors import Invalid, NotFound
+
+log = logging.getLogger(__name__)
+
+
+def store_digest(session: Session, capture_id: int) -> bool:
+    digest = build_digest(session, capture_id)
+    if digest is None:
+        return False
+    repository.store_digest(session, capture_id, VERSION, digest.as_json())
+    return True
+
+
+def compute(session: Session, incident_id: int) -> int:
+    """Recompute and store the incident's findings; returns how many there are."""
+    rows = repository.incident_digests(session, incident_id, VERSION)
+    baseline_hosts = set(repository.baseline_hosts(session, incident_id))
+    impacted: list[CaptureDigest] = []
+    baseline: list[CaptureDigest] = []
+    for capture_id, host, raw in rows:
+        digest = digest_from_json(raw)
+        digest.capture_id, digest.host = capture_id, host  # the host may have been renamed since
+        (baseline if host in baseline_hosts else impacted).append(digest)
+    result = run_findings(impacted, baseline, incident_id)
+    notes = list(result.notes)
+    if baseline_hosts and not baseline:
+        notes.append(f"The baseline ({', '.join(sorted(baseline_hosts))}) has no parsed captures yet.")
+    notes.append(f"{len(DETECTORS)} detectors ran on {len(impacted)} captures of {len(result.hosts)} hosts.")
+    repository.store_result(
+        session, incident_id, result.hosts, [f.as_json() for f in result.findings], notes, result.duration_ms
+    )
+    return len(result.findings)
+
+
+def after_parse(session_factory: Any, capture_id: int) -> None:
+    """The parse's last step: store the capture's digest, then its incident's findings. Never raises:
+    findings are derived data, and a failure here must not fail the capture."""
+    started = time.monotonic()
+    try:
+        with session_factory() as session:
+            if not store_digest(session, capture_id):
+                return
+            meta = repository.capture_meta(session, capture_id)
+            assert meta is not None
+            count = compute(session, meta[0])
+            session.commit()
+    except Exception:
+        log.exception("findings after the parse of capture %s were not computed", capture_id)
+        return
+    log.info("findings after capture %s: %d in %.2f s", capture_id, count, time.monotonic() - started)
+
+
+def findings_of(session: Session, incident_id: int) -> dict[str, Any]:
+    if not repository.incident_exists(session, incident_id):
+        raise NotFound(f"incident {incident_id} does not exist")
+    stored = repository.load_result(session, incident_id)
+    verdicts = repository.verdicts(session, incident_id)
+    pending = repository.pending_captures(session, incident_id)
+    if stored is None:
+        return {
+            "state": "none",
+            "computed_at": None,
+            "duration_ms": None,
+            "hosts": repository.incident_hosts(session, incident_id),
+            "baseline_hosts": [],
+            "captures_pending": pending,
+            "notes": [],
+            "findings": [],
+        }
+    findings = [dict(f, verdict=verdicts.get(f["id"])) for f in stored["findings"]]
+    return {
+        "state": stored["state"],
+        "computed_at": stored["computed_at"],
+        "duration_ms": stored["duration_ms"],
+        "hosts": repository.incident_hosts(session, incident_id),
+        "baseline_hosts": stored["baseline_hosts"],
+        "captures_pending": pending,
+        "notes": stored["notes"],
+        "findings": findings,
+    }
+
+
+def set_baseline(session: Session, incident_id: int, hosts: list[str]) -> None:
+    known = set(repository.incident_hosts(session, incident_id))
+    unknown = sorted(set(hosts) - known)
+    if unknown:
+        raise Invalid(f"no captures of host {', '.join(unknown)} in incident {incident_id}")
+    repository.set_baseline(session, incident_id, sorted(set(hosts)))
+
+
+def set_verdict(session: Session, incident_id: int, finding_id: str, verdict: str | None, note: str) -> None:
+    if not repository.incident_exists(session, incident_id):
+        raise NotFound(f"incident {incident_id} does not exist")
+    repository.set_verdict(session, incident_id, finding_id, verdict, note)
