@@ -46,7 +46,9 @@ def compute(session: Session, incident_id: int) -> int:
     notes = list(result.notes)
     if baseline_hosts and not baseline:
         notes.append(f"The baseline ({', '.join(sorted(baseline_hosts))}) has no parsed captures yet.")
-    notes.append(f"{len(DETECTORS)} detectors ran on {len(impacted)} captures of {len(result.hosts)} hosts.")
+    hosts = "1 host" if len(result.hosts) == 1 else f"{len(result.hosts)} hosts"
+    captures = "1 capture" if len(impacted) == 1 else f"{len(impacted)} captures"
+    notes.append(f"{len(DETECTORS)} detectors ran on {captures} of {hosts}.")
     repository.store_result(
         session, incident_id, result.hosts, [f.as_json() for f in result.findings], notes, result.duration_ms
     )

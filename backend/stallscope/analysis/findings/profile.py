@@ -61,13 +61,6 @@ class Terms:
         low = name.lower()
         return any(t in low for t in self.terms)
 
-    def first(self, stack: StackNames) -> int:
-        """Index of the outermost (root-most) matching frame, -1 when none matches."""
-        for i, name in enumerate(stack):
-            if self(name):
-                return i
-        return -1
-
 
 @dataclass(slots=True)
 class Match:
@@ -103,10 +96,37 @@ class Profile:
         self.name = name
         self.digests = list(digests)
         self._stack_cache: dict[tuple[int, int], StackNames] = {}
+        self._hits: dict[tuple[int, tuple[str, ...]], frozenset[int]] = {}
 
     @property
     def empty(self) -> bool:
         return not self.digests
+
+    @cached_property
+    def target_pids(self) -> frozenset[int]:
+        """The processes the collector was pointed at (`--pid`), from its snapshot or sampler header;
+        empty for a whole-host recording or files recorded by hand.
+
+        A scheduler capture of one process also holds every thread that switched with it, seen only
+        in passing (part of their time, none of their own wake-ups): findings are about the targets.
+        """
+        pids: set[int] = set()
+        for d in self.digests:
+            for kind, content in d.documents:
+                if kind == SNAPSHOT_KIND:
+                    sections = content.get("sections")
+                    processes = sections.get("processes") if isinstance(sections, dict) else None
+                    if isinstance(processes, dict):
+                        pids.update(int(k) for k in processes if str(k).isdigit())
+                elif kind == "proc-sampler-header":
+                    targets = content.get("target_pids")
+                    if isinstance(targets, list):
+                        pids.update(t for t in targets if isinstance(t, int))
+        return frozenset(pids)
+
+    def is_target(self, pid: int | None) -> bool:
+        targets = self.target_pids
+        return not targets or pid in targets
 
     @cached_property
     def hosts(self) -> list[str]:
@@ -129,6 +149,24 @@ class Profile:
             names = self._stack_cache[key] = digest.stack_names(index)
         return names
 
+    def first_match(self, digest: CaptureDigest, index: int, terms: Terms | None) -> int:
+        """Index of the outermost frame of stack `index` matching `terms` (-1: none; no terms: the
+        stack's depth, as if past its last frame). Frames are matched once per digest, and a stack
+        without any matching frame is ruled out by a set test, which keeps detectors quick on
+        captures of tens of thousands of distinct stacks."""
+        if index < 0:
+            return -1 if terms is not None else 0
+        ids = digest.stacks[index]
+        if terms is None:
+            return len(ids)
+        key = (id(digest), terms.terms)
+        hits = self._hits.get(key)
+        if hits is None:
+            hits = self._hits[key] = frozenset(i for i, (name, _) in enumerate(digest.frames) if terms(name))
+        if hits.isdisjoint(ids):
+            return -1
+        return next(i for i, frame in enumerate(ids) if frame in hits)
+
     def stack_kinds(self, digest: CaptureDigest, index: int) -> tuple[str, ...]:
         if index < 0:
             return ()
@@ -139,7 +177,7 @@ class Profile:
     def cpu_rows(self) -> Iterator[tuple[CaptureDigest, CpuRow]]:
         for d in self.digests:
             for row in d.cpu:
-                if is_cpu_event(row.event):
+                if is_cpu_event(row.event) and self.is_target(row.pid):
                     yield d, row
 
     @cached_property
@@ -182,7 +220,7 @@ class Profile:
     def fault_rows(self) -> Iterator[tuple[CaptureDigest, CpuRow]]:
         for d in self.digests:
             for row in d.cpu:
-                if is_fault_event(row.event):
+                if is_fault_event(row.event) and self.is_target(row.pid):
                     yield d, row
 
     def faults_matching(self, terms: Terms, skip: Terms | None = None) -> Match:
@@ -193,7 +231,7 @@ class Profile:
     def wait_rows(self, kind: str = "off-cpu") -> Iterator[tuple[CaptureDigest, WaitRow]]:
         for d in self.digests:
             for row in d.waits:
-                if row.kind == kind:
+                if row.kind == kind and self.is_target(row.pid):
                     yield d, row
 
     def offcpu_total(self, states: Iterable[str] | None = None) -> int:
@@ -216,10 +254,10 @@ class Profile:
             if wanted is not None and (row.state or "?") not in wanted:
                 continue
             m.total += row.total_ns
-            stack = self.stack(d, row.stack)
-            at = terms.first(stack) if terms is not None else len(stack)
-            if at < 0 or (also is not None and also.first(stack) < 0):
+            at = self.first_match(d, row.stack, terms)
+            if at < 0 or (also is not None and self.first_match(d, row.stack, also) < 0):
                 continue
+            stack = self.stack(d, row.stack)
             self._add(m, stack, at, skip, row.total_ns, row.count, (row.pid, row.tid, row.comm))
             m.longest_ns = max(m.longest_ns, row.max_ns)
         return m
@@ -231,10 +269,10 @@ class Profile:
             m.total += row.total_ns
             if not names(row.name):
                 continue
-            stack = self.stack(d, row.stack)
-            at = stack_terms.first(stack) if stack_terms is not None else len(stack)
+            at = self.first_match(d, row.stack, stack_terms)
             if at < 0:
                 continue
+            stack = self.stack(d, row.stack)
             self._add(m, stack, at, None, row.total_ns, row.count, (row.pid, row.tid, row.comm))
             m.longest_ns = max(m.longest_ns, row.max_ns)
         return m
@@ -248,7 +286,12 @@ class Profile:
 
     @cached_property
     def threads(self) -> list[ProfileThread]:
-        return [ProfileThread(d.capture_id, d.thread_source, t) for d in self.digests for t in d.threads]
+        return [
+            ProfileThread(d.capture_id, d.thread_source, t)
+            for d in self.digests
+            for t in d.threads
+            if self.is_target(t.pid)
+        ]
 
     @cached_property
     def thread_source(self) -> str:
@@ -298,11 +341,13 @@ class Profile:
         m = Match()
         for d, row in rows:
             m.total += row.weight
-            stack = self.stack(d, row.stack)
-            matched = terms(row.comm) if by_comm else None
-            at = terms.first(stack) if matched is None else len(stack) if matched else -1
-            if at < 0 or (also is not None and also.first(stack) < 0):
+            if by_comm:
+                at = len(d.stacks[row.stack]) if terms(row.comm) else -1
+            else:
+                at = self.first_match(d, row.stack, terms)
+            if at < 0 or (also is not None and self.first_match(d, row.stack, also) < 0):
                 continue
+            stack = self.stack(d, row.stack)
             self._add(m, stack, at, skip, row.weight, row.samples, (row.pid, row.tid, row.comm))
         return m
 

@@ -68,7 +68,7 @@ ALLOCATION_FRAMES = Terms(
     "runtime.makeslice",
 )
 JAVA_PROCESS = Terms("java", "jvm", "libjvm")
-MIN_SAMPLES = 50
+MIN_SAMPLES = 20
 
 
 class HotAllocationGc(Detector):
@@ -103,8 +103,13 @@ class HotAllocationGc(Detector):
         """(GC weight, runtime processes' weight, GC weight by thread, GC stacks)."""
         runtime_pids = set()
         for d, row in p.cpu_rows():
-            stack = p.stack(d, row.stack)
-            if GC_THREADS(row.comm) or GC_FRAMES.first(stack) >= 0 or ALLOCATION_FRAMES.first(stack) >= 0:
+            if row.pid in runtime_pids:
+                continue
+            if (
+                GC_THREADS(row.comm)
+                or p.first_match(d, row.stack, GC_FRAMES) >= 0
+                or p.first_match(d, row.stack, ALLOCATION_FRAMES) >= 0
+            ):
                 runtime_pids.add(row.pid)
         gc = total = 0
         threads: Counter[tuple[int | None, int | None, str]] = Counter()
@@ -113,11 +118,10 @@ class HotAllocationGc(Detector):
             if row.pid not in runtime_pids:
                 continue
             total += row.weight
-            stack = p.stack(d, row.stack)
-            if GC_THREADS(row.comm) or GC_FRAMES.first(stack) >= 0:
+            if GC_THREADS(row.comm) or p.first_match(d, row.stack, GC_FRAMES) >= 0:
                 gc += row.weight
                 threads[(row.pid, row.tid, row.comm)] += row.weight
-                stacks[stack] += row.weight
+                stacks[p.stack(d, row.stack)] += row.weight
         return gc, total, threads, stacks
 
     def measure(self, p: Profile) -> Measure | None:

@@ -16,14 +16,41 @@ from stallscope.analysis.findings.profile import Profile, Terms
 from stallscope.analysis.findings.wording import count
 
 RESOLVER = Terms(
-    "_dl_runtime_resolve", "_dl_fixup", "_dl_lookup_symbol_x", "do_lookup_x", "_dl_runtime_profile"
+    "_dl_runtime_resolve",
+    "_dl_fixup",
+    "_dl_lookup_symbol_x",
+    "do_lookup_x",
+    "_dl_runtime_profile",
+    "check_match",
 )
+PAGE_IN = Terms(
+    "filemap_fault",
+    "do_read_fault",
+    "do_fault",
+    "handle_mm_fault",
+    "exc_page_fault",
+    "folio_wait",
+    "io_schedule",
+)
+"""A resolver wait counts when it is paging in; a lookup preempted off the CPU is CPU contention."""
+PAGE_IN = Terms(
+    "filemap_fault",
+    "do_read_fault",
+    "do_fault",
+    "handle_mm_fault",
+    "exc_page_fault",
+    "folio_wait",
+    "io_schedule",
+)
+"""A resolver wait counts when the resolver is paging in (a preempted lookup is CPU contention)."""
 
 
 class LazyPltBinding(BlockedDetector):
     id = "lazy-plt-binding"
     title = "Lazy symbol binding stalls"
     terms = RESOLVER
+    also = PAGE_IN
+    states = ("D",)
     needs = ("offcpu", "faults", "snapshot")
     what = "blocked in lazy symbol resolution"
     next_checks = (

@@ -35,6 +35,7 @@ class LockConvoy(BlockedDetector):
     title = "Lock convoy"
     terms = MUTEX_WAIT
     needs = ("offcpu", "threads", "syscalls")
+    states = ("S",)
     what = "waiting for a contended mutex"
     next_checks = (
         "Which lock: the futex address in perf trace -e futex, or the caller frames of the wait.",

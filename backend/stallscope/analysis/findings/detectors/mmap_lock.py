@@ -36,6 +36,7 @@ class MmapLockContention(BlockedDetector):
         "proc_pid_maps",
         "m_start",
     )
+    states = ("D",)
     what = "blocked on mmap_lock"
     next_checks = (
         "Which calls take it for writing: the threads' syscalls (perf trace -e "

@@ -1,4 +1,4 @@
-"""Run-queue starvation: threads that are ready to run wait for a CPU.
+"""Run-queue starvation: threads that wake up to do work wait for a CPU.
 
 Time runnable (woken or preempted, not yet on a CPU) is pure scheduling delay: more runnable
 threads than CPUs, a CPU-bound neighbour at the same priority, CPU quota throttling. The threads
@@ -11,10 +11,11 @@ from stallscope.analysis.findings.detector import Detector, Links, Measure, Thre
 from stallscope.analysis.findings.finding import Evidence, Finding, Severity
 from stallscope.analysis.findings.profile import Profile, ProfileThread
 from stallscope.analysis.findings.wording import duration, pct, thread_refs, threads_phrase
-from stallscope.analysis.thread_timeline import RUNNABLE
+from stallscope.analysis.thread_timeline import RUNNABLE, SLEEPING, UNINTERRUPTIBLE
 
 MIN_WALL_NS = 100_000_000
-MIN_WAITS = 10
+MIN_WAITS = 20
+SLEEPER_SHARE = 0.2
 
 
 class RunqueueStarvation(Detector):
@@ -29,7 +30,14 @@ class RunqueueStarvation(Detector):
             "latency_warning", 10, "ms", "p99 wake-up-to-running latency of a thread: at least a warning"
         ),
         Threshold("latency_critical", 50, "ms", "p99 wake-up-to-running latency of a thread: critical"),
-        Threshold("min_waits", MIN_WAITS, "count", "a thread's wake-ups before its percentiles count"),
+        Threshold("min_waits", MIN_WAITS, "count", "a thread's wake-ups before it is judged at all"),
+        Threshold(
+            "sleeper",
+            SLEEPER_SHARE,
+            "share",
+            "of its time a thread must sleep (S or D) to count as a waiting victim; CPU-bound threads "
+            "queueing behind each other are capped at info (saturation, not starvation)",
+        ),
     )
     confidence_rule = (
         "0.7 from scheduler intervals (exact); 0.4 from /proc sampler ticks (R mixes running and runnable)"
@@ -56,7 +64,9 @@ class RunqueueStarvation(Detector):
             if s.wall_ns < MIN_WALL_NS:
                 continue
             waits, _, _, p99, _ = s.latency
-            out.append((t, s.share(RUNNABLE), p99 if waits >= self.threshold("min_waits") else None))
+            if waits < self.threshold("min_waits"):
+                continue  # seen only in passing (another process switching with the target)
+            out.append((t, s.share(RUNNABLE), p99))
         out.sort(key=lambda x: (-x[1], -(x[2] or 0)))
         return out
 
@@ -79,6 +89,9 @@ class RunqueueStarvation(Detector):
         graded = []
         for t, share, p99 in self._starved(p):
             severity = self._severity(share, p99)
+            sleeping = t.summary.share(SLEEPING) + t.summary.share(UNINTERRUPTIBLE)
+            if severity is not None and sleeping < self.threshold("sleeper"):
+                severity = Severity.INFO
             if severity is not None:
                 graded.append((severity, t, share, p99))
         if not graded:
@@ -114,7 +127,7 @@ class RunqueueStarvation(Detector):
             severity=severity,
             confidence=0.7 if exact else 0.4,
             summary=f"{threads_phrase(keys)} wait for a CPU; {s.comm} ({s.tid}) is runnable "
-            f"{pct(share)} of its time, p99 latency {duration(p99)}.",
+            f"{pct(share)} of its time" + (f", p99 latency {duration(p99)}." if p99 is not None else "."),
             evidence=evidence,
             view=threads_view,
             threads=thread_refs(p.name, keys[:8]),

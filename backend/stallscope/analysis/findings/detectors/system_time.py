@@ -1,4 +1,5 @@
-"""High system time: a process spends most of its CPU in the kernel.
+"""High system time: a process spends most of its CPU in the kernel (a symptom: the named kernel causes,
+spin locks, compaction, probes, explain it and rank above it).
 
 Tiny syscalls at a high rate (one-byte reads, gettimeofday through the syscall path, stat storms),
 page-table work or lock spinning show as CPU samples whose innermost frame is a kernel function.
@@ -7,6 +8,7 @@ The syscalls under the kernel samples say which calls to batch or avoid.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 
 from stallscope.analysis.findings.detector import Detector, Links, Measure, Threshold, grade
@@ -15,7 +17,7 @@ from stallscope.analysis.findings.profile import Profile, Terms
 from stallscope.analysis.findings.wording import count, pct, thread_refs, threads_phrase, top_names
 
 SYSCALL_ENTRY = Terms("__x64_sys_", "__arm64_sys_", "__ia32_sys_", "__se_sys_", "__do_sys_", "ksys_")
-MIN_PROCESS_SAMPLES = 100
+MIN_PROCESS_SAMPLES = 30
 """A process needs this many CPU samples before its kernel share means anything."""
 
 
@@ -32,8 +34,14 @@ class HighSystemTime(Detector):
     title = "High system time"
     needs = ("cpu",)
     thresholds = (
-        Threshold("warning", 0.30, "share", "of a process's CPU samples in the kernel"),
-        Threshold("critical", 0.60, "share", "of a process's CPU samples in the kernel"),
+        Threshold("info", 0.15, "share", "of a process's CPU samples in the kernel"),
+        Threshold(
+            "warning",
+            0.30,
+            "share",
+            "of a process's CPU samples in the kernel (never critical: a "
+            "symptom, which a named kernel cause explains and outranks)",
+        ),
         Threshold("min_samples", MIN_PROCESS_SAMPLES, "count", "CPU samples of the process"),
     )
     confidence_rule = "0.6; +0.2 when one syscall explains half of the kernel time"
@@ -83,7 +91,7 @@ class HighSystemTime(Detector):
         if worst is None:
             return None
         (pid, comm), share = worst
-        severity = grade(share, self.threshold("warning"), self.threshold("critical"))
+        severity = grade(share, self.threshold("warning"), math.inf, self.threshold("info"))
         if severity is None:
             return None
         kernel = p.cpu_kernel()

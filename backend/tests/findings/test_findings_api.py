@@ -1,0 +1,112 @@
+"""Findings through the real worker: a lab capture uploaded as users upload it names its cause, with the
+same numbers `stallscope findings` prints for the same files, a chosen baseline, and kept verdicts."""
+
+from __future__ import annotations
+
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from stallscope.analysis.findings.engine import run_findings
+from stallscope.commands.findings import read_side
+from tests.analysis.findings.lab import variant
+from tests.fixtures.factories import make_incident, upload_file
+from tests.fixtures.worker import wait_parsed
+
+SCENARIO = "mmap-lock-contention"
+CAPTURE_SUFFIXES = (".gz", ".json")
+WAIT_S = 60
+
+
+def _upload_folder(api: TestClient, incident_id: int, folder: Path, host: str) -> list[int]:
+    ids = []
+    for path in sorted(folder.iterdir()):
+        if path.name.endswith(CAPTURE_SUFFIXES):
+            ids.append(upload_file(api, incident_id, path, host=host)["id"])
+    for capture_id in ids:
+        assert wait_parsed(api, capture_id)["status"] in {"ready", "partial"}
+    return ids
+
+
+def _findings(api: TestClient, incident_id: int, *, baseline: list[str] | None = None) -> dict[str, Any]:
+    """The findings once computed with the wanted baseline and nothing left to parse."""
+    deadline = time.monotonic() + WAIT_S
+    while True:
+        body: dict[str, Any] = api.get(f"/api/incidents/{incident_id}/findings").json()
+        settled = body["state"] == "ready" and body["captures_pending"] == 0
+        if settled and (baseline is None or body["baseline_hosts"] == baseline):
+            return body
+        assert time.monotonic() < deadline, f"findings not ready: {body['state']}"
+        time.sleep(0.2)
+
+
+@pytest.fixture(scope="module")
+def incident(api: TestClient, worker: subprocess.Popen[bytes]) -> int:
+    incident_id: int = make_incident(api)["id"]
+    _upload_folder(api, incident_id, variant(SCENARIO, "bad"), "bad")
+    _upload_folder(api, incident_id, variant(SCENARIO, "fixed"), "fixed")
+    return incident_id
+
+
+def _by_id(body: dict[str, Any], finding_id: str) -> dict[str, Any]:
+    return next(f for f in body["findings"] if f["id"] == finding_id and "bad" in f["hosts"])
+
+
+def test_the_bad_host_names_its_cause_with_the_numbers_the_cli_prints(api: TestClient, incident: int) -> None:
+    api.put(f"/api/incidents/{incident}/findings/baseline", json={"hosts": []})
+    body = _findings(api, incident, baseline=[])
+    server = _by_id(body, SCENARIO)
+    assert server["severity"] in {"warning", "critical"}
+    assert "/flame?" in server["view"]
+    assert f"incident={incident}" in server["view"]
+
+    local = run_findings(read_side([variant(SCENARIO, "bad")], "bad").digests)
+    cli = next(f.as_json() for f in local.findings if f.id == SCENARIO)
+    assert server["summary"] == cli["summary"]
+    assert [e["text"] for e in server["evidence"]] == [e["text"] for e in cli["evidence"]]
+
+
+def test_a_baseline_host_turns_the_comparison_on(api: TestClient, incident: int) -> None:
+    response = api.put(f"/api/incidents/{incident}/findings/baseline", json={"hosts": ["fixed"]})
+    assert response.status_code == 200, response.text
+    body = _findings(api, incident, baseline=["fixed"])
+    assert body["hosts"] == ["bad", "fixed"]
+    finding = _by_id(body, SCENARIO)
+    assert finding["baseline"] is not None
+    assert finding["baseline"].startswith("Absent on the baseline")
+    assert body["findings"][0]["id"] == SCENARIO
+    changed = next(f for f in body["findings"] if f["id"] == "what-changed")
+    assert "a.hosts=fixed" in changed["view"] or changed["evidence"]
+
+
+def test_an_unknown_baseline_host_is_refused(api: TestClient, incident: int) -> None:
+    response = api.put(f"/api/incidents/{incident}/findings/baseline", json={"hosts": ["nowhere"]})
+    assert response.status_code == 422
+    assert "nowhere" in response.text
+
+
+def test_a_verdict_is_kept_across_recomputation(api: TestClient, incident: int) -> None:
+    response = api.post(
+        f"/api/incidents/{incident}/findings/{SCENARIO}/verdict",
+        json={"verdict": "confirmed", "note": "mmap in the allocator loop"},
+    )
+    assert response.status_code == 200
+    assert response.json()["verdict"] == "confirmed"
+    api.put(f"/api/incidents/{incident}/findings/baseline", json={"hosts": []})
+    body = _findings(api, incident, baseline=[])
+    verdict = _by_id(body, SCENARIO)["verdict"]
+    assert verdict["verdict"] == "confirmed"
+    assert verdict["note"] == "mmap in the allocator loop"
+    api.post(f"/api/incidents/{incident}/findings/{SCENARIO}/verdict", json={"verdict": None})
+    assert _by_id(_findings(api, incident), SCENARIO)["verdict"] is None
+
+
+def test_an_incident_without_captures_has_no_findings_yet(api: TestClient) -> None:
+    incident_id = make_incident(api)["id"]
+    body = api.get(f"/api/incidents/{incident_id}/findings").json()
+    assert (body["state"], body["findings"], body["captures_pending"]) == ("none", [], 0)
+    assert api.get("/api/incidents/999999/findings").status_code == 404
