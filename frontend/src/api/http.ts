@@ -95,6 +95,11 @@ export async function postJson<T>(url: string, body: unknown, decode: (v: unknow
   return decode(await readJson(res, url));
 }
 
+export async function putJson<T>(url: string, body: unknown, decode: (v: unknown) => T): Promise<T> {
+  const res = await send('PUT', url, body);
+  return decode(await readJson(res, url));
+}
+
 /** DELETE; the body, if any, is ignored. */
 export async function deleteRequest(url: string): Promise<void> {
   await send('DELETE', url);

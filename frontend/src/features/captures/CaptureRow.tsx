@@ -6,6 +6,7 @@ import { ProgressBar } from '../../shared/components/ProgressBar';
 import { Time } from '../../shared/components/Time';
 import { Truncate } from '../../shared/components/Truncate';
 import { formatCount, formatDurationNs } from '../../shared/units';
+import { CaptureFindingsBadge } from '../findings/CaptureFindingsBadge';
 import { EMPTY_NOTE, isReady, issueCount, sizeText, statusText } from './captureStatus';
 import { captureLinks, hasSamples, hasTimes, recordCountsTitle, recordSummary, STARTABLE_MODES, timeSpanText } from './captureView';
 import { ShiftForm } from './ShiftForm';
@@ -83,6 +84,7 @@ export function CaptureRow({ capture: c, selected, onSelect, onReparse, reparsin
         </td>
         <td className="shrink">
           <StatusCell c={c} />
+          <CaptureFindingsBadge incident={c.incident_id} captureId={c.id} />
         </td>
         <td className="small records-cell" title={recordCountsTitle(c) || undefined} data-testid="capture-records">
           {ready ? recordSummary(c) || <span className="muted">no records</span> : <span className="muted">–</span>}

@@ -4,6 +4,7 @@ import { Link, useParams } from 'react-router';
 import { EmptyState } from '../../shared/components/EmptyState';
 import { ErrorBanner } from '../../shared/components/ErrorBanner';
 import { useDocumentTitle } from '../../shared/hooks/useDocumentTitle';
+import { FindingsPanel } from '../findings/FindingsPanel';
 import { flameHref } from '../flame/urlState';
 import { incidentQuery } from '../incidents/queries';
 import { CaptureTable } from './CaptureTable';
@@ -62,6 +63,8 @@ function IncidentView({ id }: { id: number }) {
 
       {incident.isError ? <ErrorBanner title="Could not load the incident." error={incident.error} onRetry={() => void incident.refetch()} /> : null}
       {incident.data ? <IncidentHeader incident={incident.data} /> : incident.isPending ? <p className="muted">Loading incident…</p> : null}
+
+      {captures.data ? <FindingsPanel incident={id} captures={captures.data} /> : null}
 
       <DropOverlay onFiles={onFiles} label={`Drop to upload to incident #${id}${host.trim() ? ` (host ${host.trim()})` : ''}`} />
       <UploadPanel

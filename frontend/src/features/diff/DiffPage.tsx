@@ -9,6 +9,8 @@ import { ViewTabs } from '../../shared/components/ViewTabs';
 import { useDocumentTitle } from '../../shared/hooks/useDocumentTitle';
 import { useEscape } from '../../shared/hooks/useHotkeys';
 import { formatCount, formatDurationNs, formatPercent, formatValue } from '../../shared/units';
+import { RelevantFindings } from '../findings/RelevantFindings';
+import { hostsOfCaptures } from '../findings/relevance';
 import { deepestExisting, pathKey } from '../flame/tree';
 import { ZoomCrumbs } from '../flame/ZoomCrumbs';
 import { diffQuery, zoomedDiffQuery, type DiffNode, type DiffQuery, type DiffResponse } from './api';
@@ -101,6 +103,7 @@ function DiffView({ incident, view, warnings, setView }: { incident: number; vie
         </div>
       ))}
       {captures.isError ? <ErrorBanner title="Could not load the incident’s captures." error={captures.error} onRetry={() => void captures.refetch()} /> : null}
+      <RelevantFindings incident={incident} hosts={hostsOfCaptures(list, q ? [...q.a.captures, ...q.b.captures] : [])} />
 
       <div className="diff-sides">
         {view.a ? (

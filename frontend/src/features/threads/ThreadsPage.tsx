@@ -11,6 +11,7 @@ import { readSelection, selectionApiParams, writeSelection, type Selection } fro
 import { afterNextPaint, measure } from '../../shared/timing';
 import { formatCount, formatDurationNs, formatPercent } from '../../shared/units';
 import { useSelectionCaptures } from '../captures/selectionCaptures';
+import { RelevantFindings } from '../findings/RelevantFindings';
 import { getThreads, STATES, type ThreadRow, type ThreadState } from './api';
 import { LocksPanel } from './LocksPanel';
 import { StateBar, StateLegend } from './StateBar';
@@ -155,6 +156,7 @@ function ThreadsTable({ selection, captureIds, view, setView, setSelection }: Ta
       ) : query.isPending ? (
         <p className="muted">Loading thread states…</p>
       ) : null}
+      {data ? <RelevantFindings incident={selection.incident} hosts={selection.hosts} threads={data.threads} /> : null}
       {data?.notes.map((n) => (
         <div key={n} className="banner banner--info">
           {n}

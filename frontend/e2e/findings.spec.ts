@@ -1,0 +1,157 @@
+/**
+ * Findings on a real bad/fixed pair: the mmap_lock lab's captures of a process that maps memory in a
+ * loop (host `bad`) and of the same process reusing its mapping (host `fixed`), uploaded to one
+ * incident. With `fixed` as the baseline, mmap_lock contention leads the list; the flame graph its
+ * evidence opens shows the share the evidence quotes; a verdict given survives a reload; the
+ * captures it rests on carry a badge, and the threads view of host `bad` names it.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { createIncident, repo, saveScreenshot } from './helpers';
+
+const lab = path.join(repo, 'lab', 'mmap-lock-contention', 'captures');
+const FINDING = 'mmap-lock-contention';
+
+/** The lab folder's files, every one: the console decides which it can read. */
+function folderFiles(folder: string): string[] {
+  return fs
+    .readdirSync(folder)
+    .map((name) => path.join(folder, name))
+    .filter((file) => fs.statSync(file).isFile())
+    .sort();
+}
+
+/** Upload every file of a folder under one host; returns the capture ids. */
+async function uploadFolder(request: APIRequestContext, incident: number, folder: string, host: string): Promise<number[]> {
+  const ids: number[] = [];
+  for (const file of folderFiles(folder)) {
+    const params = new URLSearchParams({ filename: path.basename(file), host });
+    const res = await request.post(`/api/incidents/${incident}/captures?${params.toString()}`, {
+      data: fs.readFileSync(file),
+      headers: { 'content-type': 'application/octet-stream' },
+    });
+    expect(res.ok(), `${file}: ${await res.text()}`).toBe(true);
+    ids.push(((await res.json()) as { id: number }).id);
+  }
+  return ids;
+}
+
+interface FindingsAnswer {
+  state: string;
+  baseline_hosts: string[];
+  captures_pending: number;
+  findings: { id: string; severity: string; hosts: string[] }[];
+}
+
+async function findings(request: APIRequestContext, incident: number): Promise<FindingsAnswer> {
+  const res = await request.get(`/api/incidents/${incident}/findings`);
+  expect(res.ok(), await res.text()).toBe(true);
+  return (await res.json()) as FindingsAnswer;
+}
+
+/** The first percentage in a text, as a number of percent: "41.2% of …" → 41.2. */
+function firstPercent(text: string): number {
+  const m = /(\d+(?:\.\d+)?)%/.exec(text);
+  if (!m?.[1]) throw new Error(`no percentage in “${text}”`);
+  return Number(m[1]);
+}
+
+test('findings: mmap_lock contention against a fixed baseline, its evidence view, a verdict kept', async ({ page, request }) => {
+  test.setTimeout(300_000);
+  for (const side of ['bad', 'fixed']) {
+    const folder = path.join(lab, side);
+    if (!fs.existsSync(folder)) {
+      const reason = `the lab's ${side} captures are not in ${lab}`;
+      console.log(`skipped: ${reason}`);
+      test.skip(true, reason);
+    }
+  }
+  const incident = await createIncident(request, `e2e findings ${Date.now()}`);
+  const bad = await uploadFolder(request, incident, path.join(lab, 'bad'), 'bad');
+  await uploadFolder(request, incident, path.join(lab, 'fixed'), 'fixed');
+
+  // Every capture parsed (or refused), and nothing being computed.
+  await expect
+    .poll(
+      async () => {
+        const f = await findings(request, incident);
+        return f.state !== 'computing' && f.captures_pending === 0;
+      },
+      { timeout: 180_000, intervals: [500, 1000, 2000] },
+    )
+    .toBe(true);
+
+  await page.goto(`/incidents/${incident}`);
+  const panel = page.getByTestId('findings-panel');
+  await expect(panel.getByRole('heading', { name: 'Findings' })).toBeVisible();
+
+  // Compare with the fixed host.
+  const picker = panel.getByTestId('findings-baseline');
+  await picker.selectOption('fixed');
+  await expect
+    .poll(
+      async () => {
+        const f = await findings(request, incident);
+        return f.state === 'ready' && f.baseline_hosts.join(',') === 'fixed';
+      },
+      { timeout: 120_000, intervals: [500, 1000, 2000] },
+    )
+    .toBe(true);
+  await expect(panel).toHaveAttribute('data-state', 'ready', { timeout: 30_000 });
+  await expect(picker).toHaveValue('fixed');
+
+  // First among the criticals and warnings, found on the bad host.
+  const serious = panel.locator('[data-testid="finding"][data-severity="critical"], [data-testid="finding"][data-severity="warning"]');
+  await expect(serious.first()).toHaveAttribute('data-finding-id', FINDING);
+  const item = panel.locator(`[data-testid="finding"][data-finding-id="${FINDING}"]`);
+  await expect(item.locator('.finding__meta')).toContainText('bad');
+
+  // The capture rows it rests on carry a badge.
+  const badgeRows = page.locator('[data-testid="capture-row"]').filter({ has: page.getByTestId('capture-findings') });
+  await expect(badgeRows.first()).toBeVisible();
+  const badged = await badgeRows.evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-capture-id'))));
+  expect(badged.some((id) => bad.includes(id)), `badged captures ${badged.join(',')}: one is on host bad`).toBe(true);
+
+  // Keyboard: arrows move between the headers, Enter opens one.
+  const head = item.locator('button[data-finding-head]');
+  await head.focus();
+  await page.keyboard.press('ArrowDown');
+  await expect(panel.locator('button[data-finding-head]').nth(1)).toBeFocused();
+  await page.keyboard.press('ArrowUp');
+  await expect(head).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(head).toHaveAttribute('aria-expanded', 'true');
+  const evidence = item.getByTestId('finding-evidence').filter({ hasText: /^Stacks with/ });
+  await expect(evidence).toHaveCount(1);
+  const quoted = firstPercent(await evidence.getByTestId('finding-evidence-text').innerText());
+  await saveScreenshot(page, 'findings-panel.png');
+
+  // The flame graph the evidence opens shows the share it quotes (the view rounds to 1 or 2 decimals).
+  await evidence.getByTestId('finding-evidence-open').click();
+  await expect(page).toHaveURL(/\/flame\?/);
+  const matched = page.getByTestId('flame-matched');
+  await expect(matched).toContainText(/matched [\d.]+% of total/, { timeout: 60_000 });
+  const shown = firstPercent(await matched.innerText());
+  expect(Math.abs(shown - quoted), `flame graph ${shown}% against the evidence's ${quoted}%`).toBeLessThanOrEqual(0.06);
+
+  // The threads view of host bad names the finding.
+  await page.goto(`/threads?incident=${incident}&hosts=bad`);
+  const strip = page.getByTestId('relevant-findings');
+  await expect(strip).toContainText(/concerns? this host: bad/, { timeout: 60_000 });
+  await expect(strip).toContainText('mmap_lock contention');
+  await strip.getByRole('button').click();
+  await expect(strip.getByRole('link', { name: 'mmap_lock contention' })).toBeVisible();
+  await saveScreenshot(page, 'findings-threads.png');
+
+  // Confirm, with a note; the verdict is there after a reload.
+  await page.goto(`/incidents/${incident}`);
+  await item.locator('button[data-finding-head]').click();
+  await item.getByRole('textbox', { name: /^Note on/ }).fill('mmap churn in the worker loop');
+  await item.getByRole('button', { name: 'Confirm', exact: true }).click();
+  await expect(item.getByTestId('finding-verdict-given')).toContainText('Confirmed');
+  await page.reload();
+  await expect(item.locator('.finding__meta')).toContainText('confirmed');
+  await item.locator('button[data-finding-head]').click();
+  await expect(item.getByTestId('finding-verdict-given')).toContainText('Confirmed — mmap churn in the worker loop');
+});
