@@ -78,19 +78,23 @@ class RunqueueStarvation(Detector):
         found = [s for s in (by_share, by_latency) if s is not None]
         return max(found) if found else None
 
+    def _sleeps(self, t: ProfileThread) -> bool:
+        """Whether the thread waits for events (a latency victim) rather than burning CPU."""
+        s = t.summary
+        return s.share(SLEEPING) + s.share(UNINTERRUPTIBLE) >= self.threshold("sleeper")
+
     def measure(self, p: Profile) -> Measure | None:
-        starved = self._starved(p)
-        if not starved:
+        if not p.sched_threads():
             return None
-        share = starved[0][1]
-        return Measure(share, f"{pct(share)} runnable at most")
+        victims = [share for t, share, _ in self._starved(p) if self._sleeps(t)]
+        share = max(victims, default=0.0)
+        return Measure(share, f"{pct(share)} runnable at most, of threads that sleep between work")
 
     def detect(self, p: Profile, baseline: Profile | None, links: Links) -> Finding | None:
         graded = []
         for t, share, p99 in self._starved(p):
             severity = self._severity(share, p99)
-            sleeping = t.summary.share(SLEEPING) + t.summary.share(UNINTERRUPTIBLE)
-            if severity is not None and sleeping < self.threshold("sleeper"):
+            if severity is not None and not self._sleeps(t):
                 severity = Severity.INFO
             if severity is not None:
                 graded.append((severity, t, share, p99))
