@@ -20,14 +20,18 @@ depends_on = None
 def upgrade() -> None:
     op.create_table(
         "capture_digests",
-        sa.Column("capture_id", sa.Integer, sa.ForeignKey("captures.id", ondelete="CASCADE"), primary_key=True),
+        sa.Column(
+            "capture_id", sa.Integer, sa.ForeignKey("captures.id", ondelete="CASCADE"), primary_key=True
+        ),
         sa.Column("version", sa.Integer, nullable=False),
         sa.Column("digest", JSONB, nullable=False),
         sa.Column("built_at", sa.DateTime(timezone=True), nullable=False, server_default=sa.func.now()),
     )
     op.create_table(
         "incident_findings",
-        sa.Column("incident_id", sa.Integer, sa.ForeignKey("incidents.id", ondelete="CASCADE"), primary_key=True),
+        sa.Column(
+            "incident_id", sa.Integer, sa.ForeignKey("incidents.id", ondelete="CASCADE"), primary_key=True
+        ),
         sa.Column("state", sa.Text, nullable=False),
         sa.Column("computed_at", sa.DateTime(timezone=True)),
         sa.Column("duration_ms", sa.Float),
@@ -39,7 +43,9 @@ def upgrade() -> None:
     )
     op.create_table(
         "finding_verdicts",
-        sa.Column("incident_id", sa.Integer, sa.ForeignKey("incidents.id", ondelete="CASCADE"), nullable=False),
+        sa.Column(
+            "incident_id", sa.Integer, sa.ForeignKey("incidents.id", ondelete="CASCADE"), nullable=False
+        ),
         sa.Column("finding_id", sa.Text, nullable=False),
         sa.Column("verdict", sa.Text, nullable=False),
         sa.Column("note", sa.Text, nullable=False, server_default=""),

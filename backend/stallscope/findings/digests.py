@@ -72,8 +72,10 @@ def build_digest(session: Session, capture_id: int) -> CaptureDigest | None:
         stacks=stacks.stacks,
         cpu=[CpuRow(e, pid, tid, comm, stacks.of(s), int(w), int(n)) for e, pid, tid, comm, s, w, n in cpu],
         waits=[
-            WaitRow(kind, name, pid, tid, comm, state, stacks.of(s), int(n), int(total), int(most))
-            for kind, name, pid, tid, comm, state, s, n, total, most in waits
+            WaitRow(
+                kind, name, pid, tid, comm, state, stacks.of(s), int(n), int(total), int(most), int(blocked)
+            )
+            for kind, name, pid, tid, comm, state, s, n, total, most, blocked in waits
         ],
         durations=[
             DurationStats(kind, name, int(n), int(total), int(p50), int(p90), int(p99), int(most))

@@ -38,13 +38,20 @@ def stack_totals(session: Session, capture_id: int) -> list[tuple[Any, ...]]:
     )
 
 
+WAKEUP = "(attrs->>'wakeup_delay_ns')::bigint"
+BLOCKED_PART = f"CASE WHEN {WAKEUP} BETWEEN 0 AND duration_ns THEN {WAKEUP} ELSE duration_ns END"
+"""An interval's part before its recorded wake-up (the attribute is the time from switch-out to the
+wake-up); all of it when no wake-up inside it was recorded, as the thread accounting reads it."""
+
+
 def event_groups(session: Session, capture_id: int) -> list[tuple[Any, ...]]:
     """Timed events by (kind, name, thread, state, stack): closed ones counted and summed."""
     return list(
         session.execute(
             text(
                 "SELECT kind, name, pid, tid, comm, state, stack_id, count(duration_ns), "
-                "coalesce(sum(duration_ns), 0)::bigint, coalesce(max(duration_ns), 0) FROM events "
+                "coalesce(sum(duration_ns), 0)::bigint, coalesce(max(duration_ns), 0), "
+                f"coalesce(sum({BLOCKED_PART}), 0)::bigint FROM events "
                 "WHERE capture_id = :id GROUP BY kind, name, pid, tid, comm, state, stack_id"
             ),
             {"id": capture_id},

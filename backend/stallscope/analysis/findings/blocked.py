@@ -50,7 +50,7 @@ class BlockedDetector(Detector):
     )
 
     def match(self, p: Profile) -> Match:
-        return p.offcpu_matching(self.terms, self.states, self.skip, self.also)
+        return p.offcpu_matching(self.terms, self.states, self.skip, self.also, blocked_only=True)
 
     def stall(self, p: Profile) -> Stall:
         return stall_of(p, self.match(p))

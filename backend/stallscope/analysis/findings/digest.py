@@ -14,8 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-VERSION = 1
-"""Bumped when the digest's meaning changes; stored digests of another version are rebuilt."""
+VERSION = 2
+"""Bumped when the digest's meaning changes; stored digests of another version are not read (a
+re-parse stores them again). 2: blocked time apart from the wake-up delay."""
 
 FrameName = tuple[str, str]
 """(name, kind): kind as stored (`kernel`, `user`, `jit`, `inline`, `unknown`)."""
@@ -55,6 +56,10 @@ class WaitRow:
     count: int
     total_ns: int
     max_ns: int
+    blocked_ns: int = 0
+    """Of `total_ns`, the time until the recorded wake-up (all of it when none was recorded): off the
+    CPU and not yet runnable. The rest (woken, waiting for a CPU) is what the thread accounting calls
+    runnable, so shares of a thread's time taken from this add up with the threads view's."""
 
 
 @dataclass(slots=True)
@@ -148,7 +153,19 @@ class CaptureDigest:
             "stacks": [list(s) for s in self.stacks],
             "cpu": [[r.event, r.pid, r.tid, r.comm, r.stack, r.weight, r.samples] for r in self.cpu],
             "waits": [
-                [w.kind, w.name, w.pid, w.tid, w.comm, w.state, w.stack, w.count, w.total_ns, w.max_ns]
+                [
+                    w.kind,
+                    w.name,
+                    w.pid,
+                    w.tid,
+                    w.comm,
+                    w.state,
+                    w.stack,
+                    w.count,
+                    w.total_ns,
+                    w.max_ns,
+                    w.blocked_ns,
+                ]
                 for w in self.waits
             ],
             "durations": [

@@ -78,7 +78,10 @@ class DigestBuilder:
         d.start_ns, d.end_ns = self._start, self._end
         d.frames = list(self._frames)
         d.cpu = [CpuRow(*key, weight, samples) for key, (weight, samples) in self._cpu.items()]
-        d.waits = [WaitRow(*key, count, total, most) for key, (count, total, most) in self._waits.items()]
+        d.waits = [
+            WaitRow(*key, count, total, most, blocked)
+            for key, (count, total, most, blocked) in self._waits.items()
+        ]
         d.durations = [
             _duration_stats(kind, name, sorted(values)) for (kind, name), values in self._durations.items()
         ]
@@ -129,11 +132,13 @@ class DigestBuilder:
         totals = self._waits.get(key)
         duration = e.duration_ns
         if totals is None:
-            totals = self._waits[key] = [0, 0, 0]
+            totals = self._waits[key] = [0, 0, 0, 0]
         if duration is not None:
+            delay = e.attrs.get("wakeup_delay_ns")
             totals[0] += 1
             totals[1] += duration
             totals[2] = max(totals[2], duration)
+            totals[3] += delay if isinstance(delay, int) and 0 <= delay <= duration else duration
             if kind in DURATION_KINDS:
                 self._durations.setdefault((kind, e.name), []).append(duration)
 

@@ -246,19 +246,25 @@ class Profile:
         states: Iterable[str] | None = None,
         skip: Terms | None = None,
         also: Terms | None = None,
+        blocked_only: bool = False,
     ) -> Match:
-        """Closed off-CPU time (ns) in `states` whose blocking stack matches `terms` (None: any)."""
+        """Closed off-CPU time (ns) in `states` whose blocking stack matches `terms` (None: any).
+
+        Whole intervals, switch-out to switch-in, as the off-CPU flame graph weighs them; with
+        `blocked_only`, without the wake-up delay, as the thread accounting splits them (blocked,
+        then runnable), so shares of a thread's time add up."""
         wanted = set(states) if states is not None else None
         m = Match()
         for d, row in self.wait_rows():
             if wanted is not None and (row.state or "?") not in wanted:
                 continue
-            m.total += row.total_ns
+            weight = row.blocked_ns if blocked_only else row.total_ns
+            m.total += weight
             at = self.first_match(d, row.stack, terms)
             if at < 0 or (also is not None and self.first_match(d, row.stack, also) < 0):
                 continue
             stack = self.stack(d, row.stack)
-            self._add(m, stack, at, skip, row.total_ns, row.count, (row.pid, row.tid, row.comm))
+            self._add(m, stack, at, skip, weight, row.count, (row.pid, row.tid, row.comm))
             m.longest_ns = max(m.longest_ns, row.max_ns)
         return m
 

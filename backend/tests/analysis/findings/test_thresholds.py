@@ -70,9 +70,21 @@ def blocked_digest(blocked_ms: int, wall_ms: int) -> CaptureDigest:
     d = digest()
     mmap, sleep = add_stack(d, MMAP), add_stack(d, SLEEP)
     d.waits = [
-        WaitRow("off-cpu", "sched_switch", 10, 12, "query-1", "D", mmap, 50, blocked_ms * MS, 5 * MS),
         WaitRow(
-            "off-cpu", "sched_switch", 10, 12, "query-1", "S", sleep, 10, (wall_ms - blocked_ms) * MS, MS
+            "off-cpu",
+            "sched_switch",
+            10,
+            12,
+            "query-1",
+            "D",
+            mmap,
+            50,
+            blocked_ms * MS,
+            5 * MS,
+            blocked_ms * MS,
+        ),
+        WaitRow(
+            "off-cpu", "sched_switch", 10, 12, "query-1", "S", sleep, 10, (wall_ms - blocked_ms) * MS, MS, 0
         ),
     ]
     d.threads = [ThreadSummary(10, 12, "query-1", wall_ms * MS, {}, 60, (0, None, None, None, None), [], [])]

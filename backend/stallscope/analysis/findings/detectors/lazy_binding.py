@@ -10,10 +10,11 @@ thread stalls for milliseconds on a call that normally takes nanoseconds.
 from __future__ import annotations
 
 from stallscope.analysis.findings.blocked import BlockedDetector
-from stallscope.analysis.findings.detector import Links
-from stallscope.analysis.findings.finding import Evidence
-from stallscope.analysis.findings.profile import Profile, Terms
-from stallscope.analysis.findings.wording import count
+from stallscope.analysis.findings.detector import Links, Measure, Threshold, grade
+from stallscope.analysis.findings.finding import Evidence, Severity
+from stallscope.analysis.findings.profile import Match, Profile, Terms
+from stallscope.analysis.findings.stalls import Stall
+from stallscope.analysis.findings.wording import count, duration
 
 RESOLVER = Terms(
     "_dl_runtime_resolve",
@@ -66,6 +67,25 @@ class LazyPltBinding(BlockedDetector):
         "https://man7.org/linux/man-pages/man8/ld.so.8.html",
         "https://www.akkadia.org/drepper/dsohowto.pdf",
     )
+
+    thresholds = (
+        Threshold("info", 5, "ms", "blocked in the resolver while paging in, in all"),
+        Threshold("warning", 20, "ms", "blocked in the resolver while paging in, in all"),
+        Threshold("critical", 100, "ms", "blocked in the resolver while paging in, in all"),
+        Threshold("min_blocked", 5, "ms", "below which nothing is reported"),
+    )
+
+    def grade(self, p: Profile, stall: Stall, match: Match) -> Severity | None:
+        """By the time stalled, not its share: a 150 ms stall once a day is the incident, however
+        long the thread ran around it."""
+        ms = stall.blocked_ns / 1e6
+        return grade(ms, self.threshold("warning"), self.threshold("critical"), self.threshold("info"))
+
+    def measure(self, p: Profile) -> Measure | None:
+        if not any(True for _ in p.wait_rows()):
+            return None
+        ns = self.stall(p).blocked_ns
+        return Measure(ns, f"{duration(ns)} blocked in the resolver")
 
     def corroborate(self, p: Profile, links: Links) -> list[Evidence]:
         out = []
