@@ -13,6 +13,7 @@ from stallscope.analysis.findings.digest import (
     DurationStats,
     MetricSummary,
     WaitRow,
+    WakeBursts,
 )
 from stallscope.analysis.findings.digest_builder import thread_summary
 from stallscope.findings import repository
@@ -103,4 +104,8 @@ def build_digest(session: Session, capture_id: int) -> CaptureDigest | None:
             )
         ],
         documents=repository.documents(session, capture_id),
+        wake_bursts=[
+            WakeBursts(int(tid), str(comm), int(n), int(bursts), int(woken))
+            for tid, comm, n, bursts, woken in repository.wake_bursts(session, capture_id)
+        ],
     )

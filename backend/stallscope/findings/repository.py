@@ -9,7 +9,7 @@ from psycopg.types.json import Jsonb
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
-from stallscope.analysis.findings.digest import DURATION_KINDS
+from stallscope.analysis.findings.digest import BURST_GAP_US, DURATION_KINDS
 
 
 def capture_meta(
@@ -55,6 +55,28 @@ def event_groups(session: Session, capture_id: int) -> list[tuple[Any, ...]]:
                 "WHERE capture_id = :id GROUP BY kind, name, pid, tid, comm, state, stack_id"
             ),
             {"id": capture_id},
+        )
+    )
+
+
+def wake_bursts(session: Session, capture_id: int) -> list[tuple[Any, ...]]:
+    """Per waker: wake-ups of other threads, the bursts they form (a gap over BURST_GAP_US starts
+    one), the threads woken. Wake-up time = the interval's stored start (whole µs) + its delay."""
+    return list(
+        session.execute(
+            text(
+                "SELECT waker_tid, min(waker_comm), count(*), "
+                "sum(CASE WHEN gap IS NULL OR gap > :gap THEN 1 ELSE 0 END), count(DISTINCT tid) FROM ("
+                "  SELECT waker_tid, coalesce(attrs->>'waker_comm', '?') AS waker_comm,"
+                "    coalesce(tid, 0) AS tid,"
+                "    wake_us - lag(wake_us) OVER (PARTITION BY waker_tid ORDER BY wake_us) AS gap FROM ("
+                "      SELECT waker_tid, attrs, tid, (extract(epoch FROM ts) * 1000000)::bigint"
+                "        + (attrs->>'wakeup_delay_ns')::bigint / 1000 AS wake_us FROM events"
+                "      WHERE capture_id = :id AND waker_tid IS NOT NULL AND waker_tid <> 0"
+                "        AND waker_tid IS DISTINCT FROM tid AND attrs ? 'wakeup_delay_ns') w) g "
+                "GROUP BY waker_tid"
+            ),
+            {"id": capture_id, "gap": BURST_GAP_US},
         )
     )
 

@@ -110,3 +110,18 @@ def test_an_incident_without_captures_has_no_findings_yet(api: TestClient) -> No
     body = api.get(f"/api/incidents/{incident_id}/findings").json()
     assert (body["state"], body["findings"], body["captures_pending"]) == ("none", [], 0)
     assert api.get("/api/incidents/999999/findings").status_code == 404
+
+
+@pytest.mark.parametrize("scenario", ["thundering-herd", "fsync-behind-writeback"])
+def test_the_server_reads_wake_bursts_and_latencies_as_the_cli_does(
+    api: TestClient, worker: subprocess.Popen[bytes], scenario: str
+) -> None:
+    # Wake-up bursts come from a window query over stored µs times, sync latencies from percentile_disc:
+    # both must give the CLI's numbers to the digit.
+    incident_id = make_incident(api)["id"]
+    _upload_folder(api, incident_id, variant(scenario, "bad"), "bad")
+    server = _by_id(_findings(api, incident_id), scenario)
+    local = run_findings(read_side([variant(scenario, "bad")], "bad").digests)
+    cli = next(f.as_json() for f in local.findings if f.id == scenario)
+    assert server["summary"] == cli["summary"]
+    assert [e["text"] for e in server["evidence"]] == [e["text"] for e in cli["evidence"]]

@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-VERSION = 2
+VERSION = 3
 """Bumped when the digest's meaning changes; stored digests of another version are not read (a
-re-parse stores them again). 2: blocked time apart from the wake-up delay."""
+re-parse stores them again). 2: blocked time apart from the wake-up delay. 3: wake-up bursts."""
 
 FrameName = tuple[str, str]
 """(name, kind): kind as stored (`kernel`, `user`, `jit`, `inline`, `unknown`)."""
@@ -114,6 +114,22 @@ class MetricSummary:
     last_ns: int
 
 
+BURST_GAP_US = 100
+"""Wake-ups by one waker closer together than this belong to one burst (one broadcast)."""
+
+
+@dataclass(slots=True)
+class WakeBursts:
+    """One waker's wake-ups of other threads, grouped into bursts: a broadcast wakes a burst of
+    many, a signal a burst of one. Times are whole microseconds, as stored."""
+
+    waker_tid: int
+    waker_comm: str
+    wakeups: int
+    bursts: int
+    woken_threads: int
+
+
 @dataclass(slots=True)
 class CaptureDigest:
     capture_id: int | None
@@ -133,6 +149,7 @@ class CaptureDigest:
     threads: list[ThreadSummary] = field(default_factory=list)
     metrics: list[MetricSummary] = field(default_factory=list)
     documents: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    wake_bursts: list[WakeBursts] = field(default_factory=list)
 
     def stack_names(self, index: int) -> StackNames:
         if index < 0:
@@ -205,6 +222,9 @@ class CaptureDigest:
                 for m in self.metrics
             ],
             "documents": [[kind, content] for kind, content in self.documents],
+            "wake_bursts": [
+                [b.waker_tid, b.waker_comm, b.wakeups, b.bursts, b.woken_threads] for b in self.wake_bursts
+            ],
         }
 
 
@@ -241,6 +261,7 @@ def digest_from_json(d: dict[str, Any]) -> CaptureDigest:
         ],
         metrics=[MetricSummary(m[0], tuple((a, b) for a, b in m[1]), *m[2:]) for m in d["metrics"]],
         documents=[(kind, content) for kind, content in d["documents"]],
+        wake_bursts=[WakeBursts(*b) for b in d["wake_bursts"]],
     )
 
 
@@ -257,3 +278,13 @@ def percentile_disc(ordered: Sequence[int] | Sequence[float], fraction: float) -
         raise ValueError("no values")
     rank = max(1, math.ceil(fraction * len(ordered)))
     return ordered[min(rank, len(ordered)) - 1]
+
+
+def count_bursts(wake_us: list[int]) -> int:
+    """Bursts in one waker's wake-up times (sorted): a gap over `BURST_GAP_US` starts a new one."""
+    bursts, last = 0, None
+    for t in wake_us:
+        if last is None or t - last > BURST_GAP_US:
+            bursts += 1
+        last = t
+    return bursts

@@ -19,6 +19,8 @@ from stallscope.analysis.findings.digest import (
     MetricSummary,
     ThreadSummary,
     WaitRow,
+    WakeBursts,
+    count_bursts,
     is_host_series,
     percentile_disc,
 )
@@ -53,6 +55,7 @@ class DigestBuilder:
         self._durations: dict[tuple[str, str], list[int]] = {}
         self._series: dict[tuple[str, tuple[tuple[str, str], ...]], _Series] = {}
         self._threads = ThreadAccount()
+        self._wakes: dict[int, tuple[str, list[int], set[int]]] = {}
         self._start: int | None = None
         self._end: int | None = None
 
@@ -86,6 +89,10 @@ class DigestBuilder:
             _duration_stats(kind, name, sorted(values)) for (kind, name), values in self._durations.items()
         ]
         d.metrics = [_metric_summary(name, labels, s) for (name, labels), s in self._series.items()]
+        d.wake_bursts = [
+            WakeBursts(tid, comm, len(times), count_bursts(sorted(times)), len(woken))
+            for tid, (comm, times, woken) in self._wakes.items()
+        ]
         accounting = self._threads.result()
         d.thread_source = accounting.source
         d.threads = [thread_summary(t) for t in accounting.threads]
@@ -127,6 +134,7 @@ class DigestBuilder:
     def _event(self, e: TimedEvent) -> None:
         self._utc(e.start_ns)
         kind = e.kind.value
+        self._wake(e)
         stack = self._stack(e.stack) if e.stack else -1
         key = (kind, e.name, e.pid, e.tid, e.comm, e.state, stack)
         totals = self._waits.get(key)
@@ -141,6 +149,28 @@ class DigestBuilder:
             totals[3] += delay if isinstance(delay, int) and 0 <= delay <= duration else duration
             if kind in DURATION_KINDS:
                 self._durations.setdefault((kind, e.name), []).append(duration)
+
+    def _wake(self, e: TimedEvent) -> None:
+        """An off-CPU interval ended by another thread's wake-up: when (in whole microseconds, as
+        stored: the start's microsecond plus the delay's) and by whom."""
+        delay = e.attrs.get("wakeup_delay_ns")
+        if (
+            e.waker_tid in (None, 0)
+            or e.waker_tid == e.tid
+            or not isinstance(delay, int)
+            or e.start_ns is None
+        ):
+            return
+        assert e.waker_tid is not None
+        start_us = (self._to_utc(e.start_ns) if self._to_utc else e.start_ns) // 1000
+        comm = str(e.attrs.get("waker_comm") or "?")
+        known = self._wakes.get(e.waker_tid)
+        if known is None:
+            known = self._wakes[e.waker_tid] = (comm, [], set())
+        elif comm < known[0]:  # the same name whichever order the server reads them in
+            known = self._wakes[e.waker_tid] = (comm, known[1], known[2])
+        known[1].append(start_us + delay // 1000)
+        known[2].add(e.tid or 0)
 
     def _point(self, p: MetricPoint) -> None:
         at = self._utc(p.time_ns)
