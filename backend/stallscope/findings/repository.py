@@ -146,6 +146,30 @@ def incident_digests(
     return [(int(r[0]), str(r[1]), r[2]) for r in rows]
 
 
+def captures_without_digest(session: Session, incident_id: int, version: int) -> list[int]:
+    """Parsed captures with no digest of this version: parsed before findings (or this version)."""
+    rows = session.execute(
+        text(
+            "SELECT c.id FROM captures c "
+            "LEFT JOIN capture_digests d ON d.capture_id = c.id AND d.version = :v "
+            "WHERE c.incident_id = :inc AND c.status IN ('ready', 'partial') "
+            "AND d.capture_id IS NULL ORDER BY c.id"
+        ),
+        {"inc": incident_id, "v": version},
+    )
+    return [int(r[0]) for r in rows]
+
+
+def mark_computing(session: Session, incident_id: int) -> None:
+    session.execute(
+        text(
+            "INSERT INTO incident_findings (incident_id, state) VALUES (:inc, 'computing') "
+            "ON CONFLICT (incident_id) DO UPDATE SET state = 'computing'"
+        ),
+        {"inc": incident_id},
+    )
+
+
 def pending_captures(session: Session, incident_id: int) -> int:
     row = session.execute(
         text("SELECT count(*) FROM captures WHERE incident_id = :inc AND status IN ('queued', 'parsing')"),

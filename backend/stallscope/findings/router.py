@@ -17,8 +17,16 @@ router = APIRouter(tags=["findings"])
 
 @router.get("/api/incidents/{incident_id}/findings")
 def get_findings(incident_id: int, session: SessionDep) -> FindingsOut:
-    """The incident's findings as last computed (after the latest parse or baseline change)."""
-    return FindingsOut.model_validate(service.findings_of(session, incident_id))
+    """The incident's findings as last computed (after the latest parse or baseline change).
+
+    Captures parsed before the console computed findings have no digest yet: the first read queues
+    their digests and a recomputation (state `computing` until it is done)."""
+    found = FindingsOut.model_validate(service.findings_of(session, incident_id))
+    if service.needs_digests(session, incident_id):
+        session.commit()
+        enqueue(COMPUTE_TASK, incident_id)
+        found.state = "computing"
+    return found
 
 
 @router.put("/api/incidents/{incident_id}/findings/baseline")

@@ -33,7 +33,10 @@ def store_digest(session: Session, capture_id: int) -> bool:
 
 
 def compute(session: Session, incident_id: int) -> int:
-    """Recompute and store the incident's findings; returns how many there are."""
+    """Recompute and store the incident's findings; returns how many there are. Captures parsed
+    before findings existed (or before this digest version) get their digest first."""
+    for capture_id in repository.captures_without_digest(session, incident_id, VERSION):
+        store_digest(session, capture_id)
     rows = repository.incident_digests(session, incident_id, VERSION)
     baseline_hosts = set(repository.baseline_hosts(session, incident_id))
     impacted: list[CaptureDigest] = []
@@ -101,6 +104,18 @@ def findings_of(session: Session, incident_id: int) -> dict[str, Any]:
         "notes": stored["notes"],
         "findings": findings,
     }
+
+
+def needs_digests(session: Session, incident_id: int) -> bool:
+    """Whether parsed captures lack digests and no recomputation is under way; if so, marks the
+    findings as computing, so that the caller queues one recomputation and no more."""
+    stored = repository.load_result(session, incident_id)
+    if stored is not None and stored["state"] == "computing":
+        return False
+    if not repository.captures_without_digest(session, incident_id, VERSION):
+        return False
+    repository.mark_computing(session, incident_id)
+    return True
 
 
 def set_baseline(session: Session, incident_id: int, hosts: list[str]) -> None:

@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
 from fastapi.testclient import TestClient
 
@@ -125,3 +126,16 @@ def test_the_server_reads_wake_bursts_and_latencies_as_the_cli_does(
     cli = next(f.as_json() for f in local.findings if f.id == scenario)
     assert server["summary"] == cli["summary"]
     assert [e["text"] for e in server["evidence"]] == [e["text"] for e in cli["evidence"]]
+
+
+def test_captures_parsed_before_findings_get_their_digest_on_the_first_read(
+    api: TestClient, worker: subprocess.Popen[bytes], database_url: str
+) -> None:
+    incident_id = make_incident(api)["id"]
+    ids = _upload_folder(api, incident_id, variant(SCENARIO, "bad"), "bad")
+    _findings(api, incident_id)
+    with psycopg.connect(database_url, autocommit=True) as conn:  # as a console upgraded from before findings
+        conn.execute("DELETE FROM capture_digests WHERE capture_id = ANY(%s)", (ids,))
+        conn.execute("DELETE FROM incident_findings WHERE incident_id = %s", (incident_id,))
+    assert api.get(f"/api/incidents/{incident_id}/findings").json()["state"] == "computing"
+    assert _by_id(_findings(api, incident_id), SCENARIO)["severity"] in {"warning", "critical"}
