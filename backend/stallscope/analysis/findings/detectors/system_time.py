@@ -56,17 +56,22 @@ class HighSystemTime(Detector):
     references = ("https://www.brendangregg.com/blog/2014-05-11/strace-wow-much-syscall.html",)
 
     def _processes(self, p: Profile) -> dict[tuple[int | None, str], list[int]]:
-        """(pid, comm) → [samples, kernel samples, weight, kernel weight]."""
+        """(pid, comm) → [samples, kernel samples, weight, kernel weight], of processes that run user
+        code: a kernel thread (kworker, kswapd, jbd2) is all kernel by nature."""
         out: dict[tuple[int | None, str], list[int]] = {}
+        user: set[tuple[int | None, str]] = set()
         for d, row in p.cpu_rows():
             kinds = p.stack_kinds(d, row.stack)
-            entry = out.setdefault((row.pid, row.comm), [0, 0, 0, 0])
+            key = (row.pid, row.comm)
+            entry = out.setdefault(key, [0, 0, 0, 0])
             entry[0] += row.samples
             entry[2] += row.weight
             if kinds and kinds[-1] == "kernel":
                 entry[1] += row.samples
                 entry[3] += row.weight
-        return out
+            if any(kind != "kernel" for kind in kinds):
+                user.add(key)
+        return {key: entry for key, entry in out.items() if key in user}
 
     def _worst(self, p: Profile) -> tuple[tuple[int | None, str], float] | None:
         """The process with the highest kernel share among those with enough samples."""
@@ -95,15 +100,22 @@ class HighSystemTime(Detector):
         if severity is None:
             return None
         kernel = p.cpu_kernel()
-        mine = [(key, w) for key, w in kernel.by_thread.items() if key[0] == pid]
+        mine = [
+            (key, w)
+            for key, w in kernel.by_thread.items()
+            if key[0] == pid and (pid is not None or key[2] == comm)
+        ]
+        who = f"{comm} ({pid})" if pid is not None else comm
         calls: Counter[str] = Counter()
-        for stack, weight in kernel.stacks.items():
-            calls[_syscall_name(stack) or "(not a syscall)"] += weight
-        flame = links.flame(pid=pid)
+        for d, row in p.cpu_rows():
+            kinds = p.stack_kinds(d, row.stack)
+            if (row.pid, row.comm) == (pid, comm) and kinds and kinds[-1] == "kernel":
+                calls[_syscall_name(p.stack(d, row.stack)) or "(not a syscall)"] += row.weight
+        flame = links.flame(pid=pid) if pid is not None else links.flame(comm=comm)
         evidence = [
             Evidence(
                 "Kernel share",
-                f"{pct(share)} of {comm} ({pid})'s CPU samples are in the kernel",
+                f"{pct(share)} of {who}'s CPU samples are in the kernel",
                 share,
                 "share",
                 view=flame,
@@ -115,16 +127,14 @@ class HighSystemTime(Detector):
                 "share",
                 view=links.flame(),
             ),
-            Evidence("In the kernel, by syscall", top_names(calls, kernel.weight)),
+            Evidence("In the kernel, by syscall", top_names(calls, sum(calls.values()))),
         ]
         top_call, top_weight = calls.most_common(1)[0] if calls else ("", 0)
         confidence = 0.6 + (
-            0.2
-            if kernel.weight and top_weight / kernel.weight >= 0.5 and top_call != "(not a syscall)"
-            else 0
+            0.2 if calls and top_weight / sum(calls.values()) >= 0.5 and top_call != "(not a syscall)" else 0
         )
         threads = [key for key, _ in sorted(mine, key=lambda kv: -kv[1])[:8]]
-        summary = f"{comm} ({pid}) spends {pct(share)} of its CPU time in the kernel"
+        summary = f"{who} spends {pct(share)} of its CPU time in the kernel"
         summary += f", mostly in {top_call}." if top_call and top_call != "(not a syscall)" else "."
         if threads:
             evidence.append(Evidence("Threads", threads_phrase(threads)))
