@@ -12,7 +12,7 @@ from typing import ClassVar
 
 from stallscope.analysis.findings.detector import Detector, Links, Measure, Threshold, grade
 from stallscope.analysis.findings.finding import Evidence, Finding, Severity, ViewLink
-from stallscope.analysis.findings.profile import Match, Profile, Terms
+from stallscope.analysis.findings.profile import Match, Profile, Terms, heaviest_term
 from stallscope.analysis.findings.stalls import Stall, stall_of
 from stallscope.analysis.findings.wording import (
     count,
@@ -62,14 +62,7 @@ class BlockedDetector(Detector):
         return Measure(stall.share, f"{pct(stall.share)} of the affected threads' time")
 
     def search_term(self, match: Match) -> str:
-        """The flame-graph search for these stacks: the detector's term that matched the most time."""
-        weights = dict.fromkeys(self.terms.terms, 0)
-        for stack, weight in match.stacks.items():
-            low = [name.lower() for name in stack]
-            for term in weights:
-                if any(term in name for name in low):
-                    weights[term] += weight
-        return max(weights, key=lambda term: (weights[term], -self.terms.terms.index(term)))
+        return heaviest_term(self.terms, match)
 
     def grade(self, p: Profile, stall: Stall, match: Match) -> Severity | None:
         """The severity by the share of the affected threads' time (causes with a better measure of
@@ -148,17 +141,12 @@ class BlockedDetector(Detector):
             confidence += 0.2
         if extra:
             confidence += 0.2
-        return Finding(
-            id=self.id,
-            title=self.title,
+        return self.finding(
             severity=severity,
             confidence=min(confidence, 0.95),
             summary=f"{threads_phrase(keys)} spend {pct(stall.share)} of their time {self.what}.",
             evidence=evidence,
             view=flame,
             threads=thread_refs(p.name, keys),
-            next_checks=list(self.next_checks),
-            remediation=self.remediation,
-            references=list(self.references),
             score=stall.share,
         )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import abc
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from stallscope.analysis.findings.finding import Finding, Severity, ViewLink, view
 from stallscope.analysis.findings.profile import Profile
@@ -116,6 +116,18 @@ class Detector(abc.ABC):
     def measure(self, p: Profile) -> Measure | None:
         """The headline number on any side (None: this side has no data for it)."""
         return None
+
+    def finding(self, **fields: Any) -> Finding:
+        """A finding of this detector: its id, title, next checks, remediation and references, plus
+        what the rule found (severity, confidence, summary, evidence, view, threads, score)."""
+        return Finding(
+            id=self.id,
+            title=self.title,
+            next_checks=list(self.next_checks),
+            remediation=self.remediation,
+            references=list(self.references),
+            **fields,
+        )
 
     @classmethod
     def threshold(cls, name: str) -> float:

@@ -12,7 +12,7 @@ from typing import ClassVar
 
 from stallscope.analysis.findings.detector import Detector, Links, Measure, Threshold, grade
 from stallscope.analysis.findings.finding import Evidence, Finding
-from stallscope.analysis.findings.profile import Match, Profile, Terms
+from stallscope.analysis.findings.profile import Match, Profile, Terms, heaviest_term
 from stallscope.analysis.findings.wording import (
     count,
     pct,
@@ -58,13 +58,7 @@ class OnCpuDetector(Detector):
         return Measure(m.share, f"{pct(m.share)} of CPU samples")
 
     def search_term(self, match: Match) -> str:
-        weights = dict.fromkeys(self.terms.terms, 0)
-        for stack, weight in match.stacks.items():
-            low = [name.lower() for name in stack]
-            for term in weights:
-                if any(term in name for name in low):
-                    weights[term] += weight
-        return max(weights, key=lambda term: (weights[term], -self.terms.terms.index(term)))
+        return heaviest_term(self.terms, match)
 
     def corroborate(self, p: Profile, match: Match, links: Links) -> list[Evidence]:
         return []
@@ -109,18 +103,13 @@ class OnCpuDetector(Detector):
         extra = self.corroborate(p, match, links)
         evidence += extra
         confidence = 0.55 + (0.15 if match.count >= 200 else 0) + (0.2 if extra else 0)
-        return Finding(
-            id=self.id,
-            title=self.title,
+        return self.finding(
             severity=severity,
             confidence=min(confidence, 0.95),
             summary=self.summary(p, match),
             evidence=evidence,
             view=flame,
             threads=thread_refs(p.name, threads),
-            next_checks=list(self.next_checks),
-            remediation=self.remediation,
-            references=list(self.references),
             score=match.share,
         )
 

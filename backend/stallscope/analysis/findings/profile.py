@@ -81,6 +81,18 @@ class Match:
         return self.weight / self.total if self.total else 0.0
 
 
+def heaviest_term(terms: Terms, match: Match) -> str:
+    """The term whose stacks weigh most in `match`: the one flame-graph search that shows the most
+    of what a detector matched (the search box takes one literal)."""
+    weights = dict.fromkeys(terms.terms, 0)
+    for stack, weight in match.stacks.items():
+        low = [name.lower() for name in stack]
+        for term in weights:
+            if any(term in name for name in low):
+                weights[term] += weight
+    return max(weights, key=lambda term: (weights[term], -terms.terms.index(term)))
+
+
 @dataclass(frozen=True, slots=True)
 class ProfileThread:
     capture_id: int | None

@@ -174,9 +174,7 @@ class HotAllocationGc(Detector):
                 )
             )
         keys = [key for key, _ in threads.most_common(8)]
-        return Finding(
-            id=self.id,
-            title=self.title,
+        return self.finding(
             severity=severity,
             confidence=confidence,
             summary=f"The runtime spends {pct(share)} of its CPU time collecting garbage "
@@ -184,8 +182,5 @@ class HotAllocationGc(Detector):
             evidence=evidence,
             view=flame,
             threads=thread_refs(p.name, keys),
-            next_checks=list(self.next_checks),
-            remediation=self.remediation,
-            references=list(self.references),
             score=share,
         )

@@ -125,9 +125,7 @@ class RunqueueStarvation(Detector):
             Evidence("Threads affected", threads_phrase(keys)),
         ]
         exact = p.thread_source == "sched"
-        return Finding(
-            id=self.id,
-            title=self.title,
+        return self.finding(
             severity=severity,
             confidence=0.7 if exact else 0.4,
             summary=f"{threads_phrase(keys)} wait for a CPU; {s.comm} ({s.tid}) is runnable "
@@ -135,8 +133,5 @@ class RunqueueStarvation(Detector):
             evidence=evidence,
             view=threads_view,
             threads=thread_refs(p.name, keys[:8]),
-            next_checks=list(self.next_checks),
-            remediation=self.remediation,
-            references=list(self.references),
             score=share,
         )

@@ -138,17 +138,12 @@ class HighSystemTime(Detector):
         summary += f", mostly in {top_call}." if top_call and top_call != "(not a syscall)" else "."
         if threads:
             evidence.append(Evidence("Threads", threads_phrase(threads)))
-        return Finding(
-            id=self.id,
-            title=self.title,
+        return self.finding(
             severity=severity,
             confidence=confidence,
             summary=summary,
             evidence=evidence,
             view=flame,
             threads=thread_refs(p.name, threads),
-            next_checks=list(self.next_checks),
-            remediation=self.remediation,
-            references=list(self.references),
             score=share,
         )

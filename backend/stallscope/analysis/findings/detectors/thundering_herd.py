@@ -103,9 +103,7 @@ class ThunderingHerd(Detector):
                 view=view,
             ),
         ]
-        return Finding(
-            id=self.id,
-            title=self.title,
+        return self.finding(
             severity=severity,
             confidence=0.6 + (0.2 if runnable_share >= 0.05 else 0),
             summary=(
@@ -115,9 +113,6 @@ class ThunderingHerd(Detector):
             evidence=evidence,
             view=view,
             threads=thread_refs(p.name, keys[:8]),
-            next_checks=list(self.next_checks),
-            remediation=self.remediation,
-            references=list(self.references),
             score=min(1.0, size / 16),
         )
 

@@ -132,16 +132,12 @@ class WhatChanged(Detector):
         if not evidence:
             return None
         top = evidence[0]
-        return Finding(
-            id=self.id,
-            title=self.title,
+        return self.finding(
             severity=Severity.INFO,
             confidence=0.5,
             summary=f"Largest change against the baseline: {top.label}, {top.text}.",
             evidence=evidence,
             view=top.view or links.threads(),
             baseline=f"Compared with {', '.join(baseline.hosts)}.",
-            next_checks=list(self.next_checks),
-            remediation=self.remediation,
             score=biggest,
         )
