@@ -155,3 +155,42 @@ test('findings: mmap_lock contention against a fixed baseline, its evidence view
   await item.locator('button[data-finding-head]').click();
   await expect(item.getByTestId('finding-verdict-given')).toContainText('Confirmed — mmap churn in the worker loop');
 });
+
+test('findings: a thread-level evidence opens the threads view showing the share it quotes', async ({ page, request }) => {
+  test.setTimeout(240_000);
+  const folder = path.join(repo, 'lab', 'runqueue-starvation', 'captures', 'bad');
+  if (!fs.existsSync(folder)) {
+    const reason = `the lab's run-queue captures are not in ${folder}`;
+    console.log(`skipped: ${reason}`);
+    test.skip(true, reason);
+  }
+  const incident = await createIncident(request, `e2e findings threads ${Date.now()}`);
+  await uploadFolder(request, incident, folder, 'starved');
+  await expect
+    .poll(
+      async () => {
+        const f = await findings(request, incident);
+        return f.state === 'ready' && f.captures_pending === 0 && f.findings.some((x) => x.id === 'runqueue-starvation');
+      },
+      { timeout: 180_000, intervals: [500, 1000, 2000] },
+    )
+    .toBe(true);
+
+  await page.goto(`/incidents/${incident}`);
+  const item = page.locator('[data-testid="finding"][data-finding-id="runqueue-starvation"]');
+  await item.locator('button[data-finding-head]').click();
+  const evidence = item.getByTestId('finding-evidence').filter({ hasText: /^Runnable, waiting for a CPU/ });
+  const text = await evidence.getByTestId('finding-evidence-text').innerText();
+  const quoted = firstPercent(text);
+  const tid = /\((\d+)\)/.exec(text)?.[1];
+  expect(tid, `a thread id in “${text}”`).toBeTruthy();
+
+  await evidence.getByTestId('finding-evidence-open').click();
+  await expect(page).toHaveURL(new RegExp(`/threads\\?.*tid=${tid}`));
+  // Columns: thread, wall, bar, running, runnable, …: the runnable share is the fifth cell.
+  const row = page.locator(`[data-testid="thread-row"][data-tid="${tid}"]`);
+  const runnable = row.locator('td').nth(4);
+  await expect(runnable).toContainText('%', { timeout: 60_000 });
+  const shown = firstPercent(await runnable.innerText());
+  expect(Math.abs(shown - quoted), `threads view ${shown}% against the evidence's ${quoted}%`).toBeLessThanOrEqual(0.1);
+});

@@ -107,7 +107,6 @@ class BlockedDetector(Detector):
                 f"{duration(match.longest_ns)}",
                 stall.share,
                 "share",
-                view=flame,
             ),
             self.view_evidence(p, search, flame, state),
         ]
@@ -119,7 +118,6 @@ class BlockedDetector(Detector):
                     f"{threads_phrase([worst.thread])}: {pct(worst.share)} of its time",
                     worst.share,
                     "share",
-                    view=links.threads(tid=worst.thread[1]),
                 )
             )
         stack = top_stack(match.stacks)
@@ -129,7 +127,6 @@ class BlockedDetector(Detector):
                     "Heaviest blocking stack",
                     f"{stack_text(stack)} ({pct(match.stacks[stack] / match.weight if match.weight else 0)} "
                     "of this time)",
-                    view=flame,
                 )
             )
         if match.callers:

@@ -85,7 +85,6 @@ class OnCpuDetector(Detector):
                 f"({count(match.count, 'sample')})",
                 match.share,
                 "share",
-                view=flame,
             ),
             Evidence(
                 f"Stacks with {search}", f"{pct(seen.share)} of CPU samples", seen.share, "share", view=flame

@@ -103,7 +103,6 @@ class FsyncBehindWriteback(BlockedDetector):
                         f"longest {duration(stats.max_ns)}",
                         stats.p99_ns,
                         "ns",
-                        view=links.events(kind="syscall", name=name),
                     )
                 )
         dirty = {k: v for k in DIRTY_SETTINGS if (v := p.setting("vm", k)) is not None}

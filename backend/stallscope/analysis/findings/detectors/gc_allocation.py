@@ -152,7 +152,6 @@ class HotAllocationGc(Detector):
                 f"{pct(share)} of the runtime process's CPU samples ({count(samples, 'sample')})",
                 share,
                 "share",
-                view=flame,
             ),
             Evidence("GC threads", top_names(comms, gc)),
         ]

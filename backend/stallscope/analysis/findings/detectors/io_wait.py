@@ -53,7 +53,7 @@ class IoWait(BlockedDetector):
                                 f"{name}: mean {m.mean:.1f}, peak {m.maximum:.1f}",
                                 m.maximum,
                                 "percent",
-                                view=links.metrics(series=name),
+                                view=links.metrics(q=name),
                             )
                         )
         return out[:1]

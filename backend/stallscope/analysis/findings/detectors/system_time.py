@@ -118,14 +118,12 @@ class HighSystemTime(Detector):
                 f"{pct(share)} of {who}'s CPU samples are in the kernel",
                 share,
                 "share",
-                view=flame,
             ),
             Evidence(
                 "Host-wide",
                 f"{pct(kernel.share)} of {count(p.cpu_samples, 'CPU sample')} are in the kernel",
                 kernel.share,
                 "share",
-                view=links.flame(),
             ),
             Evidence("In the kernel, by syscall", top_names(calls, sum(calls.values()))),
         ]

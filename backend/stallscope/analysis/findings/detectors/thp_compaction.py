@@ -65,7 +65,6 @@ class ThpCompaction(OnCpuDetector):
                     f"({pct(blocked.share)} of off-CPU time)",
                     blocked.weight,
                     "ns",
-                    view=links.flame(q="compact", source="off-cpu"),
                 )
             )
         return out

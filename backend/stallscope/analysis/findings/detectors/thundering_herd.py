@@ -93,14 +93,12 @@ class ThunderingHerd(Detector):
                 f"{rate:,.0f} wake-ups/s",
                 size,
                 "ratio",
-                view=view,
             ),
             Evidence(
                 "Woken threads runnable",
                 f"{pct(runnable_share)} of the woken threads' time is spent waiting for a CPU",
                 runnable_share,
                 "share",
-                view=view,
             ),
         ]
         return self.finding(
