@@ -133,7 +133,7 @@ def time_queries(capture_id: int) -> dict[str, list[float]]:
     from stallscope.main import create_app
 
     timings: dict[str, list[float]] = {"cold": [], "warm": [], "zoom": [], "folded": []}
-    with TestClient(create_app()) as client:
+    with TestClient(create_app(), base_url="http://localhost") as client:
         params = {"captures": str(capture_id)}
         for _ in range(QUERY_REPEATS):
             flame_service._tree_cache.clear()

@@ -190,7 +190,7 @@ def measure(state: dict[str, Any], repeat: int) -> list[tuple[str, list[float], 
 
         return run
 
-    with TestClient(create_app()) as client:
+    with TestClient(create_app(), base_url="http://localhost") as client:
 
         def get(path: str, **params: Any) -> Callable[[], Any]:
             def run() -> Any:
@@ -223,6 +223,24 @@ def measure(state: dict[str, Any], repeat: int) -> list[tuple[str, list[float], 
 
         heatmap = get("/api/heatmap", captures=cpu, stream="samples")
         rows.append(("heatmap of the CPU samples", timed(heatmap, repeat), ""))
+
+        def findings_after_last_parse() -> None:
+            from stallscope.findings import service as findings_service
+
+            with get_session_factory(state["url"])() as session:
+                findings_service.store_digest(session, state["sched"][-1])
+                findings_service.compute(session, state["incident"])
+                session.commit()
+
+        rows.append(
+            (
+                "findings after a parse: its digest + the incident's findings",
+                timed(findings_after_last_parse, repeat),
+                "< 2 s",
+            )
+        )
+        findings = get(f"/api/incidents/{state['incident']}/findings")
+        rows.append(("findings, read", timed(findings, repeat), ""))
 
         tracks = client.get("/api/timeline/tracks", params={"incident": state["incident"]})
         if tracks.status_code == 200:

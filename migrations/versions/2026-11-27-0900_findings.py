@@ -38,6 +38,7 @@ def upgrade() -> None:
         sa.Column("hosts", JSONB, nullable=False, server_default="[]"),
         sa.Column("baseline_hosts", JSONB, nullable=False, server_default="[]"),
         sa.Column("findings", JSONB, nullable=False, server_default="[]"),
+        sa.Column("per_host", JSONB, nullable=False, server_default="{}"),
         sa.Column("notes", JSONB, nullable=False, server_default="[]"),
         sa.CheckConstraint("state IN ('computing', 'ready')", name="state"),
     )

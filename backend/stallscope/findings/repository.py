@@ -131,19 +131,34 @@ def store_digest(session: Session, capture_id: int, version: int, digest: dict[s
 
 
 def incident_digests(
-    session: Session, incident_id: int, version: int
+    session: Session, incident_id: int, version: int, hosts: list[str] | None = None
 ) -> list[tuple[int, str, dict[str, Any]]]:
-    """(capture, host, digest) of the incident's parsed captures that have a digest of this version."""
+    """(capture, host, digest) of the incident's parsed captures that have a digest of this version
+    (of these hosts only, when given)."""
     rows = session.execute(
         text(
             "SELECT c.id, coalesce(h.name, ''), d.digest FROM captures c "
             "JOIN capture_digests d ON d.capture_id = c.id AND d.version = :v "
             "LEFT JOIN hosts h ON h.id = c.host_id "
-            "WHERE c.incident_id = :inc AND c.status IN ('ready', 'partial') ORDER BY c.id"
+            "WHERE c.incident_id = :inc AND c.status IN ('ready', 'partial') "
+            "AND (CAST(:hosts AS text[]) IS NULL OR coalesce(h.name, '') = ANY(CAST(:hosts AS text[]))) "
+            "ORDER BY c.id"
         ),
-        {"inc": incident_id, "v": version},
+        {"inc": incident_id, "v": version, "hosts": hosts},
     )
     return [(int(r[0]), str(r[1]), r[2]) for r in rows]
+
+
+def parsed_hosts(session: Session, incident_id: int) -> set[str]:
+    """Hosts with a parsed capture in the incident (the capture host's name, '' for none)."""
+    rows = session.execute(
+        text(
+            "SELECT DISTINCT coalesce(h.name, '') FROM captures c LEFT JOIN hosts h ON h.id = c.host_id "
+            "WHERE c.incident_id = :inc AND c.status IN ('ready', 'partial')"
+        ),
+        {"inc": incident_id},
+    )
+    return {str(r[0]) for r in rows}
 
 
 def captures_without_digest(session: Session, incident_id: int, version: int) -> list[int]:
@@ -192,14 +207,14 @@ def incident_hosts(session: Session, incident_id: int) -> list[str]:
 def load_result(session: Session, incident_id: int) -> dict[str, Any] | None:
     row = session.execute(
         text(
-            "SELECT state, computed_at, duration_ms, hosts, baseline_hosts, findings, notes "
+            "SELECT state, computed_at, duration_ms, hosts, baseline_hosts, findings, notes, per_host "
             "FROM incident_findings WHERE incident_id = :inc"
         ),
         {"inc": incident_id},
     ).first()
     if row is None:
         return None
-    keys = ("state", "computed_at", "duration_ms", "hosts", "baseline_hosts", "findings", "notes")
+    keys = ("state", "computed_at", "duration_ms", "hosts", "baseline_hosts", "findings", "notes", "per_host")
     return dict(zip(keys, row, strict=True))
 
 
@@ -228,13 +243,14 @@ def store_result(
     findings: list[dict[str, Any]],
     notes: list[str],
     duration_ms: float,
+    per_host: dict[str, list[dict[str, Any]]],
 ) -> None:
     session.execute(
         text(
             "INSERT INTO incident_findings (incident_id, state, computed_at, duration_ms, hosts, findings, "
-            "notes) VALUES (:inc, 'ready', :at, :ms, :hosts, :f, :notes) ON CONFLICT (incident_id) DO UPDATE "
-            "SET state = 'ready', computed_at = :at, duration_ms = :ms, hosts = :hosts, findings = :f, "
-            "notes = :notes"
+            "notes, per_host) VALUES (:inc, 'ready', :at, :ms, :hosts, :f, :notes, :per_host) "
+            "ON CONFLICT (incident_id) DO UPDATE SET state = 'ready', computed_at = :at, duration_ms = :ms, "
+            "hosts = :hosts, findings = :f, notes = :notes, per_host = :per_host"
         ),
         {
             "inc": incident_id,
@@ -243,6 +259,7 @@ def store_result(
             "hosts": Jsonb(hosts),
             "f": Jsonb(findings),
             "notes": Jsonb(notes),
+            "per_host": Jsonb(per_host),
         },
     )
 

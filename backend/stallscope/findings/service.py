@@ -16,7 +16,8 @@ from sqlalchemy.orm import Session
 
 from stallscope.analysis.findings.detectors import DETECTORS
 from stallscope.analysis.findings.digest import VERSION, CaptureDigest, digest_from_json
-from stallscope.analysis.findings.engine import run_findings
+from stallscope.analysis.findings.engine import merge_hosts, run_findings
+from stallscope.analysis.findings.finding import finding_from_json
 from stallscope.findings import repository
 from stallscope.findings.digests import build_digest
 from stallscope.kit.errors import Invalid, NotFound
@@ -32,30 +33,50 @@ def store_digest(session: Session, capture_id: int) -> bool:
     return True
 
 
-def compute(session: Session, incident_id: int) -> int:
-    """Recompute and store the incident's findings; returns how many there are. Captures parsed
-    before findings existed (or before this digest version) get their digest first."""
+def compute(session: Session, incident_id: int, changed_host: str | None = None) -> int:
+    """Recompute and store the incident's findings; returns how many there are.
+
+    With `changed_host` (a parse on that host), only that host's findings are recomputed and the
+    others' are taken as stored: a parse on one of ten hosts reads one host's digests, not ten.
+    Everything is recomputed when there is nothing stored yet or the host is on the baseline side.
+    Captures parsed before findings existed (or before this digest version) get their digest first.
+    """
+    started = time.perf_counter()
     for capture_id in repository.captures_without_digest(session, incident_id, VERSION):
         store_digest(session, capture_id)
-    rows = repository.incident_digests(session, incident_id, VERSION)
-    baseline_hosts = set(repository.baseline_hosts(session, incident_id))
+    baseline_hosts = sorted(repository.baseline_hosts(session, incident_id))
+    stored = repository.load_result(session, incident_id)
+    partial = (
+        changed_host is not None
+        and stored is not None
+        and stored["state"] == "ready"
+        and changed_host not in baseline_hosts
+    )
+    wanted = sorted({changed_host, *baseline_hosts}) if partial and changed_host is not None else None
     impacted: list[CaptureDigest] = []
     baseline: list[CaptureDigest] = []
-    for capture_id, host, raw in rows:
+    for capture_id, host, raw in repository.incident_digests(session, incident_id, VERSION, wanted):
         digest = digest_from_json(raw)
         digest.capture_id, digest.host = capture_id, host  # the host may have been renamed since
         (baseline if host in baseline_hosts else impacted).append(digest)
     result = run_findings(impacted, baseline, incident_id)
-    notes = list(result.notes)
+    per_host = {host: [f.as_json() for f in found] for host, found in result.by_host.items()}
+    if partial and stored is not None:
+        present = repository.parsed_hosts(session, incident_id) - set(baseline_hosts)
+        kept = {h: found for h, found in stored["per_host"].items() if h in present and h not in per_host}
+        per_host.update(kept)
+    merged = merge_hosts({h: [finding_from_json(f) for f in found] for h, found in per_host.items()})
+    hosts = sorted(per_host)
+    notes = [] if hosts else ["No parsed captures to read."]
     if baseline_hosts and not baseline:
-        notes.append(f"The baseline ({', '.join(sorted(baseline_hosts))}) has no parsed captures yet.")
-    hosts = "1 host" if len(result.hosts) == 1 else f"{len(result.hosts)} hosts"
-    captures = "1 capture" if len(impacted) == 1 else f"{len(impacted)} captures"
-    notes.append(f"{len(DETECTORS)} detectors ran on {captures} of {hosts}.")
+        notes.append(f"The baseline ({', '.join(baseline_hosts)}) has no parsed captures yet.")
+    hosts_text = "1 host" if len(hosts) == 1 else f"{len(hosts)} hosts"
+    notes.append(f"{len(DETECTORS)} detectors ran on the captures of {hosts_text}.")
+    elapsed_ms = (time.perf_counter() - started) * 1000
     repository.store_result(
-        session, incident_id, result.hosts, [f.as_json() for f in result.findings], notes, result.duration_ms
+        session, incident_id, hosts, [f.as_json() for f in merged], notes, elapsed_ms, per_host
     )
-    return len(result.findings)
+    return len(merged)
 
 
 def after_parse(session_factory: Any, capture_id: int) -> None:
@@ -68,7 +89,7 @@ def after_parse(session_factory: Any, capture_id: int) -> None:
                 return
             meta = repository.capture_meta(session, capture_id)
             assert meta is not None
-            count = compute(session, meta[0])
+            count = compute(session, meta[0], changed_host=meta[2])
             session.commit()
     except Exception:
         log.exception("findings after the parse of capture %s were not computed", capture_id)

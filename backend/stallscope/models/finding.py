@@ -28,6 +28,8 @@ incident_findings = Table(
     # The healthy side people chose; kept across recomputations.
     Column("baseline_hosts", JSONB, nullable=False),
     Column("findings", JSONB, nullable=False),
+    # Each host's findings before the merge: a parse on one host recomputes that host alone.
+    Column("per_host", JSONB, nullable=False),
     Column("notes", JSONB, nullable=False),
 )
 

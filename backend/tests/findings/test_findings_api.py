@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
+import psycopg.types.json
 import pytest
 from fastapi.testclient import TestClient
 
@@ -139,3 +140,30 @@ def test_captures_parsed_before_findings_get_their_digest_on_the_first_read(
         conn.execute("DELETE FROM incident_findings WHERE incident_id = %s", (incident_id,))
     assert api.get(f"/api/incidents/{incident_id}/findings").json()["state"] == "computing"
     assert _by_id(_findings(api, incident_id), SCENARIO)["severity"] in {"warning", "critical"}
+
+
+def test_a_parse_on_one_host_recomputes_that_host_alone(
+    api: TestClient, worker: subprocess.Popen[bytes], database_url: str
+) -> None:
+    incident_id = make_incident(api)["id"]
+    _upload_folder(api, incident_id, variant(SCENARIO, "fixed"), "quiet")
+    busy = _upload_folder(api, incident_id, variant(SCENARIO, "bad"), "busy")
+    _findings(api, incident_id)
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        row = conn.execute("SELECT per_host FROM incident_findings WHERE incident_id = %s", (incident_id,))
+        per_host = row.fetchone()[0]  # type: ignore[index]
+        assert set(per_host) == {"quiet", "busy"}
+        # A finding only the stored state of host quiet holds: recomputing quiet would drop it.
+        marker = dict(per_host["busy"][0], id="marker", hosts=["quiet"])
+        per_host["quiet"] = [*per_host["quiet"], marker]
+        conn.execute(
+            "UPDATE incident_findings SET per_host = %s WHERE incident_id = %s",
+            (psycopg.types.json.Jsonb(per_host), incident_id),
+        )
+    response = api.post(f"/api/captures/{busy[0]}/reparse")
+    assert response.status_code in (200, 202), response.text
+    wait_parsed(api, busy[0])
+    body = _findings(api, incident_id)
+    ids = {f["id"] for f in body["findings"]}
+    assert SCENARIO in ids  # the busy host, recomputed
+    assert "marker" in ids  # the quiet host's findings, taken as stored

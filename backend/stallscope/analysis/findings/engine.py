@@ -9,6 +9,7 @@ more confident.
 
 from __future__ import annotations
 
+import copy
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -26,10 +27,14 @@ ALSO_ON_BASELINE = 0.5
 @dataclass(slots=True)
 class FindingsResult:
     findings: list[Finding]
+    """Merged across hosts and ranked."""
     hosts: list[str]
     baseline_hosts: list[str]
     duration_ms: float
     notes: list[str] = field(default_factory=list)
+    by_host: dict[str, list[Finding]] = field(default_factory=dict)
+    """Each host's own findings before the merge: the server keeps them, so that a parse on one host
+    recomputes that host alone."""
 
 
 def run_findings(
@@ -44,25 +49,45 @@ def run_findings(
         by_host.setdefault(digest.host, []).append(digest)
     base = Profile("baseline", baseline) if baseline else None
     base_hosts = base.hosts if base else []
-    found: dict[str, list[Finding]] = {}
-    for host, digests in sorted(by_host.items()):
-        profile = Profile(host, digests)
-        links = Links(incident_id, [host], base_hosts or None)
-        for detector in detectors:
-            finding = detector.detect(profile, base, links)
-            if finding is None:
-                continue
-            if not finding.hosts:
-                finding.hosts = [host]
-            finding.capture_ids = finding.capture_ids or profile.capture_ids
-            finding.time_range_ns = finding.time_range_ns or profile.time_range_ns
-            if base is not None and finding.baseline is None:
-                _compare(detector, finding, profile, base)
-            found.setdefault(detector.id, []).append(finding)
-    merged = [_merge(group) for group in found.values()]
-    merged.sort(key=Finding.sort_key)
+    per_host = {
+        host: host_findings(Profile(host, digests), base, incident_id, detectors)
+        for host, digests in sorted(by_host.items())
+    }
+    merged = merge_hosts(per_host)
     notes = [] if impacted else ["No parsed captures to read."]
-    return FindingsResult(merged, sorted(by_host), base_hosts, (time.perf_counter() - started) * 1000, notes)
+    elapsed_ms = (time.perf_counter() - started) * 1000
+    return FindingsResult(merged, sorted(by_host), base_hosts, elapsed_ms, notes, per_host)
+
+
+def host_findings(
+    profile: Profile, base: Profile | None, incident_id: int | None, detectors: Sequence[Detector] = DETECTORS
+) -> list[Finding]:
+    """Every detector on one host's digests, compared with the baseline side when there is one."""
+    links = Links(incident_id, [profile.name], base.hosts if base else None)
+    found = []
+    for detector in detectors:
+        finding = detector.detect(profile, base, links)
+        if finding is None:
+            continue
+        if not finding.hosts:
+            finding.hosts = [profile.name]
+        finding.capture_ids = finding.capture_ids or profile.capture_ids
+        finding.time_range_ns = finding.time_range_ns or profile.time_range_ns
+        if base is not None and finding.baseline is None:
+            _compare(detector, finding, profile, base)
+        found.append(finding)
+    return found
+
+
+def merge_hosts(per_host: dict[str, list[Finding]]) -> list[Finding]:
+    """One finding per detector, naming every host where it fired, ranked."""
+    by_id: dict[str, list[Finding]] = {}
+    for host in sorted(per_host):
+        for finding in per_host[host]:
+            by_id.setdefault(finding.id, []).append(copy.copy(finding))
+    merged = [_merge(group) for group in by_id.values()]
+    merged.sort(key=Finding.sort_key)
+    return merged
 
 
 def _compare(detector: Detector, finding: Finding, profile: Profile, base: Profile) -> None:

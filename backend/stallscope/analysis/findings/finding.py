@@ -9,7 +9,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import parse_qsl, urlencode
 
 
 class Severity(enum.IntEnum):
@@ -135,3 +135,35 @@ class Finding:
             "score": round(self.score, 4),
             "view": self.view.url(),
         }
+
+
+def finding_from_json(d: dict[str, Any]) -> Finding:
+    """A stored finding back as the engine made it (the inverse of `Finding.as_json`)."""
+    return Finding(
+        id=d["id"],
+        title=d["title"],
+        severity=Severity.parse(d["severity"]),
+        confidence=d["confidence"],
+        summary=d["summary"],
+        evidence=[
+            Evidence(e["label"], e["text"], e["value"], e["unit"], e["baseline"], view_from_url(e["view"]))
+            for e in d["evidence"]
+        ],
+        view=view_from_url(d["view"]) or ViewLink("/"),
+        hosts=list(d["hosts"]),
+        threads=[ThreadRef(t["host"], t["pid"], t["tid"], t["comm"]) for t in d["threads"]],
+        time_range_ns=(d["time_range_ns"][0], d["time_range_ns"][1]) if d["time_range_ns"] else None,
+        capture_ids=list(d["capture_ids"]),
+        baseline=d["baseline"],
+        next_checks=list(d["next_checks"]),
+        remediation=d["remediation"],
+        references=list(d["references"]),
+        score=d["score"],
+    )
+
+
+def view_from_url(url: str | None) -> ViewLink | None:
+    if url is None:
+        return None
+    path, _, query = url.partition("?")
+    return ViewLink(path, tuple(parse_qsl(query, keep_blank_values=True)))

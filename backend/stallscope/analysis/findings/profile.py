@@ -109,6 +109,7 @@ class Profile:
         self.digests = list(digests)
         self._stack_cache: dict[tuple[int, int], StackNames] = {}
         self._hits: dict[tuple[int, tuple[str, ...]], frozenset[int]] = {}
+        self._stack_kinds: dict[int, tuple[list[bool], list[bool]]] = {}
 
     @property
     def empty(self) -> bool:
@@ -179,18 +180,38 @@ class Profile:
             return -1
         return next(i for i, frame in enumerate(ids) if frame in hits)
 
-    def stack_kinds(self, digest: CaptureDigest, index: int) -> tuple[str, ...]:
-        if index < 0:
-            return ()
-        return tuple(digest.frames[i][1] for i in digest.stacks[index])
+    def in_kernel(self, digest: CaptureDigest, index: int) -> bool:
+        """Whether the stack's innermost frame is a kernel frame (the sample was taken in the kernel)."""
+        return index >= 0 and self._kinds(digest)[0][index]
+
+    def runs_user_code(self, digest: CaptureDigest, index: int) -> bool:
+        """Whether any frame of the stack is not a kernel frame."""
+        return index >= 0 and self._kinds(digest)[1][index]
+
+    def _kinds(self, digest: CaptureDigest) -> tuple[list[bool], list[bool]]:
+        """Per stack of a digest, once: (leaf in the kernel, some frame outside it)."""
+        known = self._stack_kinds.get(id(digest))
+        if known is None:
+            kernel = [kind == "kernel" for _, kind in digest.frames]
+            leaf = [bool(ids) and kernel[ids[-1]] for ids in digest.stacks]
+            user = [not all(kernel[i] for i in ids) for ids in digest.stacks]
+            known = self._stack_kinds[id(digest)] = (leaf, user)
+        return known
 
     # -- CPU samples -------------------------------------------------------------------------
 
-    def cpu_rows(self) -> Iterator[tuple[CaptureDigest, CpuRow]]:
-        for d in self.digests:
-            for row in d.cpu:
-                if is_cpu_event(row.event) and self.is_target(row.pid):
-                    yield d, row
+    def cpu_rows(self) -> list[tuple[CaptureDigest, CpuRow]]:
+        """CPU samples of the targets (every detector reads them: kept once)."""
+        return self._cpu_rows
+
+    @cached_property
+    def _cpu_rows(self) -> list[tuple[CaptureDigest, CpuRow]]:
+        return [
+            (d, row)
+            for d in self.digests
+            for row in d.cpu
+            if is_cpu_event(row.event) and self.is_target(row.pid)
+        ]
 
     @cached_property
     def cpu_total(self) -> int:
@@ -219,8 +240,7 @@ class Profile:
         """CPU samples taken in the kernel (the leaf frame is a kernel frame)."""
         m = Match(total=self.cpu_total)
         for d, row in self.cpu_rows():
-            kinds = self.stack_kinds(d, row.stack)
-            if kinds and kinds[-1] == "kernel":
+            if self.in_kernel(d, row.stack):
                 m.weight += row.weight
                 m.count += row.samples
                 m.by_thread[(row.pid, row.tid, row.comm)] += row.weight

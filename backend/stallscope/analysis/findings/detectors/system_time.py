@@ -61,15 +61,14 @@ class HighSystemTime(Detector):
         out: dict[tuple[int | None, str], list[int]] = {}
         user: set[tuple[int | None, str]] = set()
         for d, row in p.cpu_rows():
-            kinds = p.stack_kinds(d, row.stack)
             key = (row.pid, row.comm)
             entry = out.setdefault(key, [0, 0, 0, 0])
             entry[0] += row.samples
             entry[2] += row.weight
-            if kinds and kinds[-1] == "kernel":
+            if p.in_kernel(d, row.stack):
                 entry[1] += row.samples
                 entry[3] += row.weight
-            if any(kind != "kernel" for kind in kinds):
+            if p.runs_user_code(d, row.stack):
                 user.add(key)
         return {key: entry for key, entry in out.items() if key in user}
 
@@ -108,8 +107,7 @@ class HighSystemTime(Detector):
         who = f"{comm} ({pid})" if pid is not None else comm
         calls: Counter[str] = Counter()
         for d, row in p.cpu_rows():
-            kinds = p.stack_kinds(d, row.stack)
-            if (row.pid, row.comm) == (pid, comm) and kinds and kinds[-1] == "kernel":
+            if (row.pid, row.comm) == (pid, comm) and p.in_kernel(d, row.stack):
                 calls[_syscall_name(p.stack(d, row.stack)) or "(not a syscall)"] += row.weight
         flame = links.flame(pid=pid) if pid is not None else links.flame(comm=comm)
         evidence = [
