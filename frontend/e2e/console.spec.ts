@@ -53,7 +53,7 @@ async function createIncident(page: Page, title: string): Promise<number> {
 }
 
 async function uploadAndWait(page: Page, file: { name: string; mimeType: string; buffer: Buffer } | string): Promise<Locator> {
-  await page.getByLabel('Host').fill('e2e-host');
+  await page.getByLabel('Host', { exact: true }).fill('e2e-host');
   await page.getByTestId('capture-file-input').setInputFiles(file);
   const row = page.getByTestId('capture-row').first();
   await expect(row.getByTestId('capture-status')).toHaveText(/^(ready|partial)$/, { timeout: 60_000 });
