@@ -56,7 +56,7 @@ class BlockedDetector(Detector):
         return stall_of(p, self.match(p))
 
     def measure(self, p: Profile) -> Measure | None:
-        if not any(True for _ in p.wait_rows()):
+        if not p.has_offcpu:
             return None
         stall = self.stall(p)
         return Measure(stall.share, f"{pct(stall.share)} of the affected threads' time")

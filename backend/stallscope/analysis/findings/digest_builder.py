@@ -66,9 +66,9 @@ class DigestBuilder:
             self._event(record)
             self._threads.add(record)
         elif isinstance(record, MetricRow):
-            for point in record.points():
+            for point in record.points():  # once: a dense row's points are the costly part
                 self._point(point)
-            self._threads.add(record)
+                self._threads.add(point)
         elif isinstance(record, MetricPoint):
             self._point(record)
             self._threads.add(record)
@@ -132,9 +132,10 @@ class DigestBuilder:
             totals[1] += 1
 
     def _event(self, e: TimedEvent) -> None:
-        self._utc(e.start_ns)
+        start = self._utc(e.start_ns)
         kind = e.kind.value
-        self._wake(e)
+        if start is not None:
+            self._wake(e, start)
         stack = self._stack(e.stack) if e.stack else -1
         key = (kind, e.name, e.pid, e.tid, e.comm, e.state, stack)
         totals = self._waits.get(key)
@@ -150,19 +151,14 @@ class DigestBuilder:
             if kind in DURATION_KINDS:
                 self._durations.setdefault((kind, e.name), []).append(duration)
 
-    def _wake(self, e: TimedEvent) -> None:
+    def _wake(self, e: TimedEvent, start_utc_ns: int) -> None:
         """An off-CPU interval ended by another thread's wake-up: when (in whole microseconds, as
         stored: the start's microsecond plus the delay's) and by whom."""
         delay = e.attrs.get("wakeup_delay_ns")
-        if (
-            e.waker_tid in (None, 0)
-            or e.waker_tid == e.tid
-            or not isinstance(delay, int)
-            or e.start_ns is None
-        ):
+        if e.waker_tid in (None, 0) or e.waker_tid == e.tid or not isinstance(delay, int):
             return
         assert e.waker_tid is not None
-        start_us = (self._to_utc(e.start_ns) if self._to_utc else e.start_ns) // 1000
+        start_us = start_utc_ns // 1000
         comm = str(e.attrs.get("waker_comm") or "?")
         known = self._wakes.get(e.waker_tid)
         if known is None:

@@ -221,20 +221,9 @@ class Profile:
     def cpu_samples(self) -> int:
         return sum(row.samples for _, row in self.cpu_rows())
 
-    @cached_property
-    def cpu_by_thread(self) -> Counter[ThreadKey]:
-        out: Counter[ThreadKey] = Counter()
-        for _, row in self.cpu_rows():
-            out[(row.pid, row.tid, row.comm)] += row.weight
-        return out
-
     def cpu_matching(self, terms: Terms, skip: Terms | None = None, also: Terms | None = None) -> Match:
         """CPU samples with a frame matching `terms` (and, with `also`, another matching `also`)."""
-        return self._match_samples(self.cpu_rows(), terms, skip, by_comm=False, also=also)
-
-    def cpu_of_threads(self, comms: Terms) -> Match:
-        """CPU samples of threads whose name matches `comms`."""
-        return self._match_samples(self.cpu_rows(), comms, None, by_comm=True)
+        return self._match_samples(self.cpu_rows(), terms, skip, also)
 
     def cpu_kernel(self) -> Match:
         """CPU samples taken in the kernel (the leaf frame is a kernel frame)."""
@@ -256,21 +245,20 @@ class Profile:
                     yield d, row
 
     def faults_matching(self, terms: Terms, skip: Terms | None = None) -> Match:
-        return self._match_samples(self.fault_rows(), terms, skip, by_comm=False)
+        return self._match_samples(self.fault_rows(), terms, skip)
 
     # -- off-CPU time and other timed events ---------------------------------------------------
+
+    @cached_property
+    def has_offcpu(self) -> bool:
+        """Whether any capture of this side recorded off-CPU intervals (of the targets)."""
+        return any(True for _ in self.wait_rows())
 
     def wait_rows(self, kind: str = "off-cpu") -> Iterator[tuple[CaptureDigest, WaitRow]]:
         for d in self.digests:
             for row in d.waits:
                 if row.kind == kind and self.is_target(row.pid):
                     yield d, row
-
-    def offcpu_total(self, states: Iterable[str] | None = None) -> int:
-        wanted = set(states) if states is not None else None
-        return sum(
-            row.total_ns for _, row in self.wait_rows() if wanted is None or (row.state or "?") in wanted
-        )
 
     def offcpu_matching(
         self,
@@ -297,21 +285,6 @@ class Profile:
                 continue
             stack = self.stack(d, row.stack)
             self._add(m, stack, at, skip, weight, row.count, (row.pid, row.tid, row.comm))
-            m.longest_ns = max(m.longest_ns, row.max_ns)
-        return m
-
-    def events_matching(self, kind: str, names: Terms, stack_terms: Terms | None = None) -> Match:
-        """Timed events of `kind` whose name (and stack, when given) match, in ns."""
-        m = Match()
-        for d, row in self.wait_rows(kind):
-            m.total += row.total_ns
-            if not names(row.name):
-                continue
-            at = self.first_match(d, row.stack, stack_terms)
-            if at < 0:
-                continue
-            stack = self.stack(d, row.stack)
-            self._add(m, stack, at, None, row.total_ns, row.count, (row.pid, row.tid, row.comm))
             m.longest_ns = max(m.longest_ns, row.max_ns)
         return m
 
@@ -363,9 +336,6 @@ class Profile:
     def setting(self, section: str, key: str) -> str | None:
         return self.settings.get((section, key))
 
-    def settings_like(self, section: str, prefix: str) -> dict[str, str | None]:
-        return {k: v for (s, k), v in self.settings.items() if s == section and k.startswith(prefix)}
-
     # -- shared --------------------------------------------------------------------------------
 
     def _match_samples(
@@ -373,16 +343,12 @@ class Profile:
         rows: Iterable[tuple[CaptureDigest, CpuRow]],
         terms: Terms,
         skip: Terms | None,
-        by_comm: bool,
         also: Terms | None = None,
     ) -> Match:
         m = Match()
         for d, row in rows:
             m.total += row.weight
-            if by_comm:
-                at = len(d.stacks[row.stack]) if terms(row.comm) else -1
-            else:
-                at = self.first_match(d, row.stack, terms)
+            at = self.first_match(d, row.stack, terms)
             if at < 0 or (also is not None and self.first_match(d, row.stack, also) < 0):
                 continue
             stack = self.stack(d, row.stack)

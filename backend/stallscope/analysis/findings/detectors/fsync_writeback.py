@@ -86,7 +86,7 @@ class FsyncBehindWriteback(BlockedDetector):
         return Severity.INFO if stall.share >= self.threshold("info") else None
 
     def measure(self, p: Profile) -> Measure | None:
-        if not any(True for _ in p.wait_rows()) and p.durations("syscall", "fsync") is None:
+        if not p.has_offcpu and p.durations("syscall", "fsync") is None:
             return None
         ns = self.latency_ns(p, self.match(p))
         return Measure(ns, f"{duration(ns)} per sync at p99 (or longest wait)")

@@ -82,7 +82,7 @@ class LazyPltBinding(BlockedDetector):
         return grade(ms, self.threshold("warning"), self.threshold("critical"), self.threshold("info"))
 
     def measure(self, p: Profile) -> Measure | None:
-        if not any(True for _ in p.wait_rows()):
+        if not p.has_offcpu:
             return None
         ns = self.stall(p).blocked_ns
         return Measure(ns, f"{duration(ns)} blocked in the resolver")
