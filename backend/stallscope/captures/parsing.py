@@ -106,6 +106,7 @@ def _parse_claimed(database_url: str, aux: Conn, capture_id: int, claimed: Claim
     refresh_sample_rollup(aux, capture_id)
     _store_thread_states(database_url, capture_id)
     # Ready only now: a flame graph opened the moment the status flips finds every table filled.
+    after_parse(get_session_factory(database_url), capture_id)  # before ready, as every table above
     ended = aux.execute(
         "UPDATE captures SET status = %s, progress = 1 WHERE id = %s AND parse_attempt = %s "
         "RETURNING clock, format",
@@ -113,7 +114,6 @@ def _parse_claimed(database_url: str, aux: Conn, capture_id: int, claimed: Claim
     ).fetchone()
     if ended is not None:
         realign_host(aux, capture_id, ended[0] or {}, ended[1])
-        after_parse(get_session_factory(database_url), capture_id)
 
 
 BRIN_INDEXES = """

@@ -131,20 +131,24 @@ def store_digest(session: Session, capture_id: int, version: int, digest: dict[s
 
 
 def incident_digests(
-    session: Session, incident_id: int, version: int, hosts: list[str] | None = None
+    session: Session,
+    incident_id: int,
+    version: int,
+    hosts: list[str] | None = None,
+    parsing: int | None = None,
 ) -> list[tuple[int, str, dict[str, Any]]]:
     """(capture, host, digest) of the incident's parsed captures that have a digest of this version
-    (of these hosts only, when given)."""
+    (of these hosts only, when given), and of capture `parsing`, whose parse is ending."""
     rows = session.execute(
         text(
             "SELECT c.id, coalesce(h.name, ''), d.digest FROM captures c "
             "JOIN capture_digests d ON d.capture_id = c.id AND d.version = :v "
             "LEFT JOIN hosts h ON h.id = c.host_id "
-            "WHERE c.incident_id = :inc AND c.status IN ('ready', 'partial') "
+            "WHERE c.incident_id = :inc AND (c.status IN ('ready', 'partial') OR c.id = :parsing) "
             "AND (CAST(:hosts AS text[]) IS NULL OR coalesce(h.name, '') = ANY(CAST(:hosts AS text[]))) "
             "ORDER BY c.id"
         ),
-        {"inc": incident_id, "v": version, "hosts": hosts},
+        {"inc": incident_id, "v": version, "hosts": hosts, "parsing": parsing},
     )
     return [(int(r[0]), str(r[1]), r[2]) for r in rows]
 

@@ -33,12 +33,15 @@ def store_digest(session: Session, capture_id: int) -> bool:
     return True
 
 
-def compute(session: Session, incident_id: int, changed_host: str | None = None) -> int:
+def compute(
+    session: Session, incident_id: int, changed_host: str | None = None, parsing: int | None = None
+) -> int:
     """Recompute and store the incident's findings; returns how many there are.
 
     With `changed_host` (a parse on that host), only that host's findings are recomputed and the
     others' are taken as stored: a parse on one of ten hosts reads one host's digests, not ten.
     Everything is recomputed when there is nothing stored yet or the host is on the baseline side.
+    `parsing` is a capture whose parse is ending (not yet ready): it counts as parsed.
     Captures parsed before findings existed (or before this digest version) get their digest first.
     """
     started = time.perf_counter()
@@ -55,7 +58,7 @@ def compute(session: Session, incident_id: int, changed_host: str | None = None)
     wanted = sorted({changed_host, *baseline_hosts}) if partial and changed_host is not None else None
     impacted: list[CaptureDigest] = []
     baseline: list[CaptureDigest] = []
-    for capture_id, host, raw in repository.incident_digests(session, incident_id, VERSION, wanted):
+    for capture_id, host, raw in repository.incident_digests(session, incident_id, VERSION, wanted, parsing):
         digest = digest_from_json(raw)
         digest.capture_id, digest.host = capture_id, host  # the host may have been renamed since
         (baseline if host in baseline_hosts else impacted).append(digest)
@@ -80,7 +83,8 @@ def compute(session: Session, incident_id: int, changed_host: str | None = None)
 
 
 def after_parse(session_factory: Any, capture_id: int) -> None:
-    """The parse's last step: store the capture's digest, then its incident's findings. Never raises:
+    """The parse's last step before the capture turns ready: store its digest, then its incident's
+    findings with it, so whoever sees the capture ready sees findings that include it. Never raises:
     findings are derived data, and a failure here must not fail the capture."""
     started = time.monotonic()
     try:
@@ -89,7 +93,7 @@ def after_parse(session_factory: Any, capture_id: int) -> None:
                 return
             meta = repository.capture_meta(session, capture_id)
             assert meta is not None
-            count = compute(session, meta[0], changed_host=meta[2])
+            count = compute(session, meta[0], changed_host=meta[2], parsing=capture_id)
             session.commit()
     except Exception:
         log.exception("findings after the parse of capture %s were not computed", capture_id)
