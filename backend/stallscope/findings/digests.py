@@ -17,6 +17,7 @@ from stallscope.analysis.findings.digest import (
 )
 from stallscope.analysis.findings.digest_builder import thread_summary
 from stallscope.findings import repository
+from stallscope.findings.repository import Span
 from stallscope.flame.catalog import catalog
 from stallscope.threads.service import capture_threads
 
@@ -53,15 +54,26 @@ class _Stacks:
         return -1 if stack_id is None else self._index.get(stack_id, -1)
 
 
-def build_digest(session: Session, capture_id: int) -> CaptureDigest | None:
+def build_digest(
+    session: Session, capture_id: int, span: Span | None = None, with_documents: bool = True
+) -> CaptureDigest | None:
+    """The capture's digest, of its whole range or of the part of it in `span`. Documents (snapshots,
+    settings) have no time inside a capture: whoever cuts it in spans says which span gets them."""
     meta = repository.capture_meta(session, capture_id)
     if meta is None:
         return None
     _, filename, host, format_name, start, end = meta
-    cpu = repository.stack_totals(session, capture_id)
-    waits = repository.event_groups(session, capture_id)
+    if span is not None:
+        if start is not None and end is not None and end >= span.start and start < span.end:
+            start, end = max(start, span.start), min(end, span.end)
+        else:
+            start = end = None
+    cpu = repository.stack_totals(session, capture_id, span)
+    waits = repository.event_groups(session, capture_id, span)
     stacks = _Stacks(session, {r[4] for r in cpu} | {r[6] for r in waits if r[6] is not None})
-    source, threads = capture_threads(session, capture_id)
+    source, threads = capture_threads(
+        session, capture_id, span.start if span else None, span.end if span else None
+    )
     return CaptureDigest(
         capture_id=capture_id,
         name=filename,
@@ -80,7 +92,9 @@ def build_digest(session: Session, capture_id: int) -> CaptureDigest | None:
         ],
         durations=[
             DurationStats(kind, name, int(n), int(total), int(p50), int(p90), int(p99), int(most))
-            for kind, name, n, total, p50, p90, p99, most in repository.duration_stats(session, capture_id)
+            for kind, name, n, total, p50, p90, p99, most in repository.duration_stats(
+                session, capture_id, span
+            )
         ],
         thread_source=source,
         threads=[thread_summary(t) for t in threads],
@@ -100,12 +114,12 @@ def build_digest(session: Session, capture_id: int) -> CaptureDigest | None:
                 _ns(last_at) or 0,
             )
             for name, labels, unit, n, low, mean, p95, high, first, last, first_at, last_at in (
-                repository.metric_summaries(session, capture_id)
+                repository.metric_summaries(session, capture_id, span)
             )
         ],
-        documents=repository.documents(session, capture_id),
+        documents=repository.documents(session, capture_id) if with_documents else [],
         wake_bursts=[
             WakeBursts(int(tid), str(comm), int(n), int(bursts), int(woken))
-            for tid, comm, n, bursts, woken in repository.wake_bursts(session, capture_id)
+            for tid, comm, n, bursts, woken in repository.wake_bursts(session, capture_id, span)
         ],
     )

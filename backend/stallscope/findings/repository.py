@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -26,16 +27,44 @@ def capture_meta(
     return (row[0], row[1], row[2], row[3], row[4], row[5]) if row else None
 
 
-def stack_totals(session: Session, capture_id: int) -> list[tuple[Any, ...]]:
-    return list(
-        session.execute(
-            text(
-                "SELECT event, pid, tid, comm, stack_id, sum(weight)::bigint, sum(samples)::bigint "
-                "FROM capture_stack_totals WHERE capture_id = :id GROUP BY event, pid, tid, comm, stack_id"
-            ),
-            {"id": capture_id},
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A time range [start, end) of a capture: a window of it, or the time before or after one."""
+
+    start: datetime
+    end: datetime
+
+    def params(self, capture_id: int) -> dict[str, Any]:
+        return {
+            "id": capture_id,
+            "start": self.start,
+            "end": self.end,
+            "start_ns": _ns(self.start),
+            "end_ns": _ns(self.end),
+        }
+
+
+def _ns(moment: datetime) -> int:
+    return int(moment.timestamp()) * 1_000_000_000 + moment.microsecond * 1000
+
+
+IN_SPAN = "ts >= :start AND ts < :end"
+"""A point record (sample, metric point, call) belongs to the span it starts in."""
+
+
+def stack_totals(session: Session, capture_id: int, span: Span | None = None) -> list[tuple[Any, ...]]:
+    """CPU samples by (event, thread, stack): the totals kept at ingest, or the raw samples of a span."""
+    if span is None:
+        sql = (
+            "SELECT event, pid, tid, comm, stack_id, sum(weight)::bigint, sum(samples)::bigint "
+            "FROM capture_stack_totals WHERE capture_id = :id GROUP BY event, pid, tid, comm, stack_id"
         )
+        return list(session.execute(text(sql), {"id": capture_id}))
+    sql = (
+        "SELECT event, pid, tid, comm, stack_id, sum(weight)::bigint, count(*) FROM samples "
+        f"WHERE capture_id = :id AND {IN_SPAN} GROUP BY event, pid, tid, comm, stack_id"
     )
+    return list(session.execute(text(sql), span.params(capture_id)))
 
 
 WAKEUP = "(attrs->>'wakeup_delay_ns')::bigint"
@@ -44,22 +73,41 @@ BLOCKED_PART = f"CASE WHEN {WAKEUP} BETWEEN 0 AND duration_ns THEN {WAKEUP} ELSE
 wake-up); all of it when no wake-up inside it was recorded, as the thread accounting reads it."""
 
 
-def event_groups(session: Session, capture_id: int) -> list[tuple[Any, ...]]:
-    """Timed events by (kind, name, thread, state, stack): closed ones counted and summed."""
-    return list(
-        session.execute(
-            text(
-                "SELECT kind, name, pid, tid, comm, state, stack_id, count(duration_ns), "
-                "coalesce(sum(duration_ns), 0)::bigint, coalesce(max(duration_ns), 0), "
-                f"coalesce(sum({BLOCKED_PART}), 0)::bigint FROM events "
-                "WHERE capture_id = :id GROUP BY kind, name, pid, tid, comm, state, stack_id"
-            ),
-            {"id": capture_id},
-        )
+START_NS = "(extract(epoch FROM ts) * 1000000)::bigint * 1000"
+
+
+def _clipped(length: str) -> str:
+    """The part of [ts, ts + length) inside the span, in ns."""
+    return f"GREATEST(0, LEAST(:end_ns, {START_NS} + {length}) - GREATEST(:start_ns, {START_NS}))"
+
+
+OVERLAPS_SPAN = (
+    f"ts < :end AND (ts >= :start OR (duration_ns IS NOT NULL AND {START_NS} + duration_ns > :start_ns))"
+)
+"""An interval belongs to every span it overlaps, with the part inside it (as the threads view clips)."""
+
+
+def event_groups(session: Session, capture_id: int, span: Span | None = None) -> list[tuple[Any, ...]]:
+    """Timed events by (kind, name, thread, state, stack): closed ones counted and summed; within a
+    span, intervals overlapping it with their part inside it."""
+    duration, blocked, where = "duration_ns", BLOCKED_PART, "TRUE"
+    params: dict[str, Any] = {"id": capture_id}
+    if span is not None:
+        duration = f"CASE WHEN duration_ns IS NULL THEN NULL ELSE {_clipped('duration_ns')} END"
+        blocked, where = _clipped(BLOCKED_PART), OVERLAPS_SPAN
+        params = span.params(capture_id)
+    sql = (
+        f"SELECT kind, name, pid, tid, comm, state, stack_id, count(d), coalesce(sum(d), 0)::bigint, "
+        f"coalesce(max(d), 0), coalesce(sum(b), 0)::bigint FROM ("
+        f"  SELECT kind, name, pid, tid, comm, state, stack_id, {duration} AS d,"
+        f"    CASE WHEN duration_ns IS NULL THEN NULL ELSE {blocked} END AS b"
+        f"  FROM events WHERE capture_id = :id AND {where}) e "
+        "GROUP BY kind, name, pid, tid, comm, state, stack_id"
     )
+    return list(session.execute(text(sql), params))
 
 
-def wake_bursts(session: Session, capture_id: int) -> list[tuple[Any, ...]]:
+def wake_bursts(session: Session, capture_id: int, span: Span | None = None) -> list[tuple[Any, ...]]:
     """Per waker: wake-ups of other threads, the bursts they form (a gap over BURST_GAP_US starts
     one), the threads woken. Wake-up time = the interval's stored start (whole µs) + its delay."""
     return list(
@@ -73,15 +121,16 @@ def wake_bursts(session: Session, capture_id: int) -> list[tuple[Any, ...]]:
                 "      SELECT waker_tid, attrs, tid, (extract(epoch FROM ts) * 1000000)::bigint"
                 "        + (attrs->>'wakeup_delay_ns')::bigint / 1000 AS wake_us FROM events"
                 "      WHERE capture_id = :id AND waker_tid IS NOT NULL AND waker_tid <> 0"
-                "        AND waker_tid IS DISTINCT FROM tid AND attrs ? 'wakeup_delay_ns') w) g "
+                "        AND waker_tid IS DISTINCT FROM tid AND attrs ? 'wakeup_delay_ns'"
+                f"       AND {IN_SPAN if span else 'TRUE'}) w) g "
                 "GROUP BY waker_tid"
             ),
-            {"id": capture_id, "gap": BURST_GAP_US},
+            {**(span.params(capture_id) if span else {"id": capture_id}), "gap": BURST_GAP_US},
         )
     )
 
 
-def duration_stats(session: Session, capture_id: int) -> list[tuple[Any, ...]]:
+def duration_stats(session: Session, capture_id: int, span: Span | None = None) -> list[tuple[Any, ...]]:
     return list(
         session.execute(
             text(
@@ -90,14 +139,14 @@ def duration_stats(session: Session, capture_id: int) -> list[tuple[Any, ...]]:
                 "percentile_disc(0.9) WITHIN GROUP (ORDER BY duration_ns), "
                 "percentile_disc(0.99) WITHIN GROUP (ORDER BY duration_ns), max(duration_ns) "
                 "FROM events WHERE capture_id = :id AND duration_ns IS NOT NULL AND kind = ANY(:kinds) "
-                "GROUP BY kind, name"
+                f"AND {IN_SPAN if span else 'TRUE'} GROUP BY kind, name"
             ),
-            {"id": capture_id, "kinds": list(DURATION_KINDS)},
+            {**(span.params(capture_id) if span else {"id": capture_id}), "kinds": list(DURATION_KINDS)},
         )
     )
 
 
-def metric_summaries(session: Session, capture_id: int) -> list[tuple[Any, ...]]:
+def metric_summaries(session: Session, capture_id: int, span: Span | None = None) -> list[tuple[Any, ...]]:
     return list(
         session.execute(
             text(
@@ -106,9 +155,11 @@ def metric_summaries(session: Session, capture_id: int) -> list[tuple[Any, ...]]
                 "(array_agg(m.value ORDER BY m.ts))[1], (array_agg(m.value ORDER BY m.ts DESC))[1], "
                 "min(m.ts), max(m.ts) FROM metric_series s JOIN metrics m ON m.series_id = s.id "
                 "AND m.capture_id = s.capture_id WHERE s.capture_id = :id AND s.name <> 'thread.state' "
-                "AND NOT (s.labels ? 'tid') GROUP BY s.id, s.name, s.labels, s.unit"
+                "AND NOT (s.labels ? 'tid') "
+                f"AND {'m.ts >= :start AND m.ts < :end' if span else 'TRUE'} "
+                "GROUP BY s.id, s.name, s.labels, s.unit"
             ),
-            {"id": capture_id},
+            span.params(capture_id) if span else {"id": capture_id},
         )
     )
 
@@ -298,3 +349,21 @@ def incident_exists(session: Session, incident_id: int) -> bool:
         session.execute(text("SELECT 1 FROM incidents WHERE id = :inc"), {"inc": incident_id}).first()
         is not None
     )
+
+
+def parsed_captures(
+    session: Session, incident_id: int, hosts: list[str] | None
+) -> list[tuple[int, str, datetime | None, datetime | None]]:
+    """(capture, host, first record, last record) of the incident's parsed captures, of these hosts
+    only when given."""
+    rows = session.execute(
+        text(
+            "SELECT c.id, coalesce(h.name, ''), c.time_start, c.time_end FROM captures c "
+            "LEFT JOIN hosts h ON h.id = c.host_id WHERE c.incident_id = :inc "
+            "AND c.status IN ('ready', 'partial') "
+            "AND (CAST(:hosts AS text[]) IS NULL OR coalesce(h.name, '') = ANY(CAST(:hosts AS text[]))) "
+            "ORDER BY c.id"
+        ),
+        {"inc": incident_id, "hosts": hosts},
+    )
+    return [(int(r[0]), str(r[1]), r[2], r[3]) for r in rows]

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Annotated
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Query
 
 from stallscope.deps import SessionDep
-from stallscope.findings import service
-from stallscope.findings.schemas import BaselineIn, FindingsOut, VerdictIn, VerdictOut
+from stallscope.findings import service, window
+from stallscope.findings.schemas import BaselineIn, FindingsOut, VerdictIn, VerdictOut, WindowFindingsOut
 from stallscope.findings.tasks import COMPUTE_TASK
 from stallscope.worker import enqueue
 
@@ -27,6 +28,24 @@ def get_findings(incident_id: int, session: SessionDep) -> FindingsOut:
         enqueue(COMPUTE_TASK, incident_id)
         found.state = "computing"
     return found
+
+
+@router.get("/api/incidents/{incident_id}/findings/window")
+def get_window_findings(
+    incident_id: int,
+    session: SessionDep,
+    start: Annotated[datetime, Query(description="The window's start, inclusive, ISO 8601")],
+    end: Annotated[datetime, Query(description="The window's end, exclusive, ISO 8601")],
+    hosts: Annotated[str | None, Query(description="Comma-separated host names; all when absent")] = None,
+    baseline: Annotated[
+        window.RestSide, Query(description="Compare with the time before the window, or after it")
+    ] = "before",
+) -> WindowFindingsOut:
+    """Findings of a time window against the rest of the captures' time range, computed now from
+    the same captures' stored records (a window is a question: nothing is stored)."""
+    names = [h for h in (hosts or "").split(",") if h] or None
+    found = window.window_findings(session, incident_id, start, end, names, baseline)
+    return WindowFindingsOut.model_validate(found)
 
 
 @router.put("/api/incidents/{incident_id}/findings/baseline")

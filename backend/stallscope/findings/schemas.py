@@ -36,3 +36,29 @@ class VerdictOut(BaseModel):
     verdict: Literal["confirmed", "dismissed"] | None
     note: str
     at: datetime | None
+
+
+class TimeRangeOut(BaseModel):
+    start: datetime
+    end: datetime
+    """Exclusive."""
+
+
+class WindowBaselineOut(TimeRangeOut):
+    side: Literal["before", "after"]
+    """The part of the captures' time range the window is compared with."""
+
+
+class WindowFindingsOut(BaseModel):
+    """Findings of a time window, computed on request (not stored): what the window shows that the
+    rest of the time range does not."""
+
+    window: TimeRangeOut
+    """The window asked for, narrowed to where the captures have data."""
+    baseline: WindowBaselineOut | None
+    """None when the window covers all the captures' time."""
+    hosts: list[str]
+    capture_ids: list[int]
+    duration_ms: float
+    notes: list[str]
+    findings: list[dict[str, Any]]

@@ -133,13 +133,16 @@ def _sched(session: Session, flt: ThreadFilter, capture_ids: list[int]) -> dict[
     return stored
 
 
-def capture_threads(session: Session, capture_id: int) -> tuple[StateSource, list[ThreadStates]]:
-    """One capture's whole-range thread states, as the threads view shows them (findings read these)."""
+def capture_threads(
+    session: Session, capture_id: int, start: datetime | None = None, end: datetime | None = None
+) -> tuple[StateSource, list[ThreadStates]]:
+    """One capture's thread states over its whole range or [start, end), as the threads view shows
+    them (findings read these)."""
     source, used = source_of(session, [capture_id])
     if source == "sched":
-        return source, _sched(session, ThreadFilter(used), used).get(capture_id, [])
+        return source, _sched(session, ThreadFilter(used, start, end), used).get(capture_id, [])
     if source == "proc-sampler":
-        return source, _ticks(session, ThreadFilter([capture_id]), []).get(capture_id, [])
+        return source, _ticks(session, ThreadFilter([capture_id], start, end), []).get(capture_id, [])
     return source, []
 
 

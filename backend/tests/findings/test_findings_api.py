@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import subprocess
 import time
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import psycopg
 import psycopg.types.json
@@ -167,3 +169,60 @@ def test_a_parse_on_one_host_recomputes_that_host_alone(
     ids = {f["id"] for f in body["findings"]}
     assert SCENARIO in ids  # the busy host, recomputed
     assert "marker" in ids  # the quiet host's findings, taken as stored
+
+
+def _time_range(api: TestClient, incident_id: int, host: str) -> tuple[str, str]:
+    """First and last record of a host's captures, as the API gives them (ISO 8601)."""
+    captures = [c for c in api.get(f"/api/incidents/{incident_id}/captures").json() if c["host"] == host]
+    timed = [c for c in captures if c["time_start"] and c["time_end"]]
+    return min(c["time_start"] for c in timed), max(c["time_end"] for c in timed)
+
+
+def test_a_time_window_is_compared_with_the_rest_of_the_time_range(api: TestClient, incident: int) -> None:
+    # Host bad was recorded first, fixed nine seconds later: a window over bad's records has nothing
+    # before it, so it is compared with the time after it, which holds fixed's records alone. The
+    # numbers are then those of the host comparison, to the digit.
+    api.put(f"/api/incidents/{incident}/findings/baseline", json={"hosts": ["fixed"]})
+    by_host = _by_id(_findings(api, incident, baseline=["fixed"]), SCENARIO)
+    start, last = _time_range(api, incident, "bad")
+    end = (datetime.fromisoformat(last) + timedelta(microseconds=1)).isoformat()
+    response = api.get(f"/api/incidents/{incident}/findings/window", params={"start": start, "end": end})
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert body["baseline"]["side"] == "after"
+    assert any("Nothing comes before the window" in note for note in body["notes"])
+    assert SCENARIO in [f["id"] for f in body["findings"][:3]]
+    found = _by_id(body, SCENARIO)
+    assert found["summary"] == by_host["summary"]
+    assert [e["text"] for e in found["evidence"]] == [e["text"] for e in by_host["evidence"]]
+    assert found["baseline"].startswith("Absent on the baseline")
+    # Every view it links opens on the window; the diff puts the rest on side A.
+    window_keys = {"from": datetime.fromisoformat(start), "to": datetime.fromisoformat(end)}
+    for link in [found["view"], *(e["view"] for e in found["evidence"] if e["view"])]:
+        query = parse_qs(urlsplit(link).query)
+        assert {k: datetime.fromisoformat(query[k][0]) for k in window_keys} == window_keys, link
+    changed = next(f for f in body["findings"] if f["id"] == "what-changed")
+    diff = parse_qs(urlsplit(next(e["view"] for e in changed["evidence"] if e["view"])).query)
+    assert datetime.fromisoformat(diff["a.from"][0]) == datetime.fromisoformat(end)
+    assert datetime.fromisoformat(diff["b.to"][0]) == datetime.fromisoformat(end)
+
+
+def test_the_time_after_a_quiet_window_is_where_the_pattern_is(api: TestClient, incident: int) -> None:
+    # The window over fixed's records, against the time before it (bad's): no warning of the pattern.
+    start, last = _time_range(api, incident, "fixed")
+    end = (datetime.fromisoformat(last) + timedelta(microseconds=1)).isoformat()
+    params = {"start": start, "end": end, "baseline": "before"}
+    body = api.get(f"/api/incidents/{incident}/findings/window", params=params).json()
+    assert body["baseline"]["side"] == "before"
+    serious = [f["id"] for f in body["findings"] if f["severity"] in {"warning", "critical"}]
+    assert SCENARIO not in serious
+
+
+def test_a_window_outside_the_captures_is_refused_with_their_range(api: TestClient, incident: int) -> None:
+    url = f"/api/incidents/{incident}/findings/window"
+    response = api.get(url, params={"start": "2001-01-01T00:00:00Z", "end": "2001-01-01T00:00:01Z"})
+    assert response.status_code == 422
+    assert "the captures run from" in response.text
+    backwards = api.get(url, params={"start": "2026-01-01T00:00:01Z", "end": "2026-01-01T00:00:00Z"})
+    assert backwards.status_code == 422
+    assert "must start before it ends" in backwards.text

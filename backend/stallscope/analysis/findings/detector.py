@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import abc
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any, ClassVar
 
 from stallscope.analysis.findings.finding import Finding, Severity, ViewLink, view
@@ -43,16 +44,45 @@ class Measure:
     text: str
 
 
-class Links:
-    """Views of one side (its incident and hosts), with the view's own URL keys."""
+WALL_CLOCK_FLOOR_US = 946_684_800_000_000
+"""2000-01-01 in µs: an instant before it is on a capture's own clock, written as seconds in URLs."""
 
-    def __init__(self, incident_id: int | None, hosts: list[str], baseline_hosts: list[str] | None) -> None:
+TimeRangeNs = tuple[int, int]
+
+
+def url_instant(ns: int) -> str:
+    """An instant as the views' URLs write it: ISO 8601 UTC with µs, or capture-clock seconds."""
+    us = ns // 1000
+    if us < WALL_CLOCK_FLOOR_US:
+        return f"{us / 1e6:.6f}s"
+    moment = datetime.fromtimestamp(us // 1_000_000, UTC)
+    return f"{moment:%Y-%m-%dT%H:%M:%S}.{us % 1_000_000:06d}Z"
+
+
+class Links:
+    """Views of one side (its incident, hosts and time range), with the view's own URL keys."""
+
+    def __init__(
+        self,
+        incident_id: int | None,
+        hosts: list[str],
+        baseline_hosts: list[str] | None,
+        time_range: TimeRangeNs | None = None,
+        baseline_time_range: TimeRangeNs | None = None,
+    ) -> None:
         self.incident_id = incident_id
         self.hosts = hosts
         self.baseline_hosts = baseline_hosts
+        self.time_range = time_range
+        """Set when findings are of a window: every view opens on it."""
+        self.baseline_time_range = baseline_time_range
 
     def _base(self) -> dict[str, str | int | None]:
-        return {"incident": self.incident_id, "hosts": ",".join(self.hosts) or None}
+        return {
+            "incident": self.incident_id,
+            "hosts": ",".join(self.hosts) or None,
+            **_range("", self.time_range),
+        }
 
     def flame(
         self,
@@ -85,6 +115,8 @@ class Links:
             "/diff",
             incident=self.incident_id,
             **{"a.hosts": ",".join(self.baseline_hosts), "b.hosts": ",".join(self.hosts)},
+            **_range("a.", self.baseline_time_range),
+            **_range("b.", self.time_range),
             q=q,
             source=source,
             state=state,
@@ -94,6 +126,12 @@ class Links:
         if self.incident_id is None:
             return None
         return view(f"/incidents/{self.incident_id}/config-diff")
+
+
+def _range(prefix: str, time_range: TimeRangeNs | None) -> dict[str, str | int | None]:
+    if time_range is None:
+        return {}
+    return {f"{prefix}from": url_instant(time_range[0]), f"{prefix}to": url_instant(time_range[1])}
 
 
 class Detector(abc.ABC):

@@ -14,7 +14,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from stallscope.analysis.findings.detector import Detector, Links
+from stallscope.analysis.findings.detector import Detector, Links, TimeRangeNs
 from stallscope.analysis.findings.detectors import DETECTORS
 from stallscope.analysis.findings.digest import CaptureDigest
 from stallscope.analysis.findings.finding import Finding, Severity
@@ -42,7 +42,11 @@ def run_findings(
     baseline: Sequence[CaptureDigest] = (),
     incident_id: int | None = None,
     detectors: Sequence[Detector] = DETECTORS,
+    time_range: TimeRangeNs | None = None,
+    baseline_time_range: TimeRangeNs | None = None,
 ) -> FindingsResult:
+    """Findings of the impacted digests against the baseline ones. With `time_range`, the digests
+    are of that window and the views linked open on it (and the baseline's on `baseline_time_range`)."""
     started = time.perf_counter()
     by_host: dict[str, list[CaptureDigest]] = {}
     for digest in impacted:
@@ -50,7 +54,12 @@ def run_findings(
     base = Profile("baseline", baseline) if baseline else None
     base_hosts = base.hosts if base else []
     per_host = {
-        host: host_findings(Profile(host, digests), base, incident_id, detectors)
+        host: host_findings(
+            Profile(host, digests),
+            base,
+            Links(incident_id, [host], base_hosts or None, time_range, baseline_time_range),
+            detectors,
+        )
         for host, digests in sorted(by_host.items())
     }
     merged = merge_hosts(per_host)
@@ -60,10 +69,9 @@ def run_findings(
 
 
 def host_findings(
-    profile: Profile, base: Profile | None, incident_id: int | None, detectors: Sequence[Detector] = DETECTORS
+    profile: Profile, base: Profile | None, links: Links, detectors: Sequence[Detector] = DETECTORS
 ) -> list[Finding]:
     """Every detector on one host's digests, compared with the baseline side when there is one."""
-    links = Links(incident_id, [profile.name], base.hosts if base else None)
     found = []
     for detector in detectors:
         finding = detector.detect(profile, base, links)
