@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, ClassVar
 
+from stallscope.analysis.findings.digest import MetricSummary
 from stallscope.analysis.findings.finding import Finding, Severity, ViewLink, view
 from stallscope.analysis.findings.profile import Profile
 
@@ -69,6 +70,8 @@ class Links:
         baseline_hosts: list[str] | None,
         time_range: TimeRangeNs | None = None,
         baseline_time_range: TimeRangeNs | None = None,
+        snapshot_id: int | None = None,
+        baseline_snapshot_id: int | None = None,
     ) -> None:
         self.incident_id = incident_id
         self.hosts = hosts
@@ -76,6 +79,9 @@ class Links:
         self.time_range = time_range
         """Set when findings are of a window: every view opens on it."""
         self.baseline_time_range = baseline_time_range
+        self.snapshot_id = snapshot_id
+        """The capture holding this side's system snapshot, and the baseline's."""
+        self.baseline_snapshot_id = baseline_snapshot_id
 
     def _base(self) -> dict[str, str | int | None]:
         return {
@@ -99,8 +105,10 @@ class Links:
     def timeline(self, **extra: str | int | None) -> ViewLink:
         return view("/timeline", **self._base(), **extra)
 
-    def metrics(self, **extra: str | int | None) -> ViewLink:
-        return view("/metrics", **self._base(), **extra)
+    def metrics(self, series: MetricSummary) -> ViewLink:
+        """The metrics view drawing this series (`show` + `labels` pick it on the hosts shown)."""
+        labels = ",".join(f"{k}={v}" for k, v in series.labels) or None
+        return view("/metrics", **self._base(), q=series.name, show=series.name, labels=labels)
 
     def events(self, **extra: str | int | None) -> ViewLink:
         return view("/events", **self._base(), **extra)
@@ -123,9 +131,16 @@ class Links:
         )
 
     def config_diff(self) -> ViewLink | None:
-        if self.incident_id is None:
+        """The baseline's snapshot (A) against this side's (B), when both have one."""
+        if self.incident_id is None or self.snapshot_id is None or self.baseline_snapshot_id is None:
             return None
-        return view(f"/incidents/{self.incident_id}/config-diff")
+        return view(
+            f"/incidents/{self.incident_id}/config-diff", a=self.baseline_snapshot_id, b=self.snapshot_id
+        )
+
+    def snapshot(self) -> ViewLink | None:
+        """This side's system snapshot, every section of it."""
+        return None if self.snapshot_id is None else view(f"/captures/{self.snapshot_id}/snapshot")
 
 
 def _range(prefix: str, time_range: TimeRangeNs | None) -> dict[str, str | int | None]:

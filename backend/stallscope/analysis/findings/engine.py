@@ -53,15 +53,19 @@ def run_findings(
         by_host.setdefault(digest.host, []).append(digest)
     base = Profile("baseline", baseline) if baseline else None
     base_hosts = base.hosts if base else []
-    per_host = {
-        host: host_findings(
-            Profile(host, digests),
-            base,
-            Links(incident_id, [host], base_hosts or None, time_range, baseline_time_range),
-            detectors,
+    per_host = {}
+    for host, digests in sorted(by_host.items()):
+        profile = Profile(host, digests)
+        links = Links(
+            incident_id,
+            [host],
+            base_hosts or None,
+            time_range,
+            baseline_time_range,
+            profile.snapshot_capture_id,
+            base.snapshot_capture_id if base else None,
         )
-        for host, digests in sorted(by_host.items())
-    }
+        per_host[host] = host_findings(profile, base, links, detectors)
     merged = merge_hosts(per_host)
     notes = [] if impacted else ["No parsed captures to read."]
     elapsed_ms = (time.perf_counter() - started) * 1000

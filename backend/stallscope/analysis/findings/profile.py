@@ -315,7 +315,10 @@ class Profile:
         return [t for t in self.threads if t.source == source]
 
     def metrics(self, name: str) -> list[MetricSummary]:
-        return [m for d in self.digests for m in d.metrics if m.name == name]
+        """The series of this name, the host-wide one first (no labels, or a label valued `all` or
+        `total`, as sysstat's `cpu=all`), then by how many points they hold."""
+        found = [m for d in self.digests for m in d.metrics if m.name == name]
+        return sorted(found, key=lambda m: (not _host_wide(m), -m.count))
 
     def metric_names(self) -> set[str]:
         return {m.name for d in self.digests for m in d.metrics}
@@ -328,6 +331,14 @@ class Profile:
                 if kind == SNAPSHOT_KIND:
                     return {key: s.value for key, s in flatten(content).settings.items()}
         return {}
+
+    @cached_property
+    def snapshot_capture_id(self) -> int | None:
+        """The capture holding the first snapshot (the one `settings` reads)."""
+        for d in self.digests:
+            if any(kind == SNAPSHOT_KIND for kind, _ in d.documents):
+                return d.capture_id
+        return None
 
     @property
     def has_snapshot(self) -> bool:
@@ -367,3 +378,7 @@ class Profile:
             if skip is None or not skip(name):
                 m.callers[name] += weight
                 break
+
+
+def _host_wide(m: MetricSummary) -> bool:
+    return not m.labels or any(value.lower() in {"all", "total"} for _, value in m.labels)

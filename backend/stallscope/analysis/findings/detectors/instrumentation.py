@@ -81,7 +81,7 @@ class InstrumentationOverhead(OnCpuDetector):
                     f"{len(names)} kprobe/uprobe entries, e.g. {names[0]}",
                     len(names),
                     "count",
-                    view=links.config_diff(),
+                    view=links.snapshot(),
                 )
             )
         programs = [k for k in p.settings if k[0] == "bpf"]
@@ -92,7 +92,7 @@ class InstrumentationOverhead(OnCpuDetector):
                     f"{len(programs)} BPF program entries in the snapshot",
                     len(programs),
                     "count",
-                    view=links.config_diff(),
+                    view=links.snapshot(),
                 )
             )
         return out

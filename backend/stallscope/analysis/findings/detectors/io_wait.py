@@ -47,13 +47,14 @@ class IoWait(BlockedDetector):
             if name.lower() in IOWAIT_METRICS or name.lower().endswith(".iowait"):
                 for m in p.metrics(name)[:1]:
                     if m.maximum >= 5:
+                        labels = f" ({', '.join(f'{k}={v}' for k, v in m.labels)})" if m.labels else ""
                         out.append(
                             Evidence(
                                 "CPU iowait",
-                                f"{name}: mean {m.mean:.1f}, peak {m.maximum:.1f}",
+                                f"{name}{labels}: mean {m.mean:.1f}, peak {m.maximum:.1f}",
                                 m.maximum,
                                 "percent",
-                                view=links.metrics(q=name),
+                                view=links.metrics(m),
                             )
                         )
         return out[:1]

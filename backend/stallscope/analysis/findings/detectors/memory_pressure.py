@@ -77,7 +77,7 @@ class MemoryPressure(BlockedDetector):
                         f"some avg10 peaked at {m.maximum:.1f}% (mean {m.mean:.1f}%)",
                         m.maximum,
                         "percent",
-                        view=links.metrics(q=PSI_SOME),
+                        view=links.metrics(m),
                     )
                 )
         faults = p.faults_matching(Terms("filemap_fault", "do_swap_page"))
