@@ -4,11 +4,13 @@
  * browser download is needed.
  */
 import { defineConfig } from '@playwright/test';
+import { ADMIN_STATE } from './e2e/session';
 
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export default defineConfig({
   testDir: './e2e',
+  globalSetup: './e2e/global-setup.ts',
   outputDir: './test-results',
   timeout: 90_000,
   expect: { timeout: 15_000 },
@@ -18,6 +20,7 @@ export default defineConfig({
   reporter: [['list']],
   use: {
     baseURL: process.env.STALLSCOPE_URL ?? 'http://127.0.0.1:8000',
+    storageState: ADMIN_STATE,
     browserName: 'chromium',
     viewport: { width: 1600, height: 1000 },
     colorScheme: 'dark',

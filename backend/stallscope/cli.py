@@ -114,6 +114,12 @@ def cmd_reparse(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_user(args: argparse.Namespace) -> int:
+    from stallscope.commands.users import run_user
+
+    return run_user(args)
+
+
 def cmd_token(args: argparse.Namespace) -> int:
     from stallscope.commands.tokens import run_token
 
@@ -245,15 +251,55 @@ def build_parser() -> argparse.ArgumentParser:
         "create, list and revoke upload-only tokens for collectors",
         "Upload tokens let `stallscope-collect` on other hosts send captures. Only a hash of each\n"
         "secret is stored: the secret is printed once, at creation.\n\n"
-        "examples:\n  stallscope token create --name 'db hosts'\n  stallscope token list\n"
+        "examples:\n  stallscope token create --name 'db hosts'\n"
+        "  stallscope token create --name db-7 --incident 12 --host db-7 --expires-in 14\n"
+        "  stallscope token list\n"
         "  stallscope token revoke 3",
     )
     token_sub = p.add_subparsers(dest="token_command", required=True, metavar="ACTION")
     create = token_sub.add_parser("create", help="create a token and print its secret")
     create.add_argument("--name", required=True, help="who or what uses it")
+    create.add_argument("--incident", type=int, metavar="ID", help="only uploads to this incident")
+    create.add_argument("--host", help="only uploads for this host")
+    create.add_argument("--expires-in", type=float, metavar="DAYS", help="no uploads after this many days")
     token_sub.add_parser("list", help="list tokens (never their secrets)")
     revoke = token_sub.add_parser("revoke", help="revoke a token; uploads with it get 401")
     revoke.add_argument("id", type=int)
+
+    p = add(
+        "user",
+        cmd_user,
+        "create, list, reset, disable people's accounts (straight in the database)",
+        "Accounts of the web console. Works without a running console: on the embedded database\n"
+        "under --data-dir (or STALLSCOPE_DATA_DIR), or on DATABASE_URL. Passwords come from\n"
+        "STALLSCOPE_PASSWORD or a prompt, never from an argument.\n\n"
+        "roles: viewer (read), responder (create and edit incidents, upload, annotate, share,\n"
+        "export), admin (people, tokens, retention, the audit log).\n\n"
+        "examples:\n  stallscope user create alice --role responder\n"
+        "  STALLSCOPE_PASSWORD=... stallscope user create ci-bot --role viewer\n"
+        "  stallscope user list\n  stallscope user reset alice\n  stallscope user disable bob\n"
+        "  stallscope user token alice --label laptop --expires-in 30",
+    )
+    p.add_argument("--data-dir", type=Path, help="the console's data directory (embedded database)")
+    user_sub = p.add_subparsers(dest="user_command", required=True, metavar="ACTION")
+    u = user_sub.add_parser("create", help="create an account")
+    u.add_argument("name")
+    u.add_argument("--role", required=True, choices=["viewer", "responder", "admin"])
+    u.add_argument("--email", help="for single sign-on matching and contact")
+    user_sub.add_parser("list", help="list accounts")
+    u = user_sub.add_parser("reset", help="set a new password (signs the account out everywhere)")
+    u.add_argument("name")
+    u = user_sub.add_parser("disable", help="disable an account (its sessions end, its tokens stop)")
+    u.add_argument("name")
+    u = user_sub.add_parser("enable", help="enable a disabled account again")
+    u.add_argument("name")
+    u = user_sub.add_parser("role", help="change an account's role")
+    u.add_argument("name")
+    u.add_argument("role", choices=["viewer", "responder", "admin"])
+    u = user_sub.add_parser("token", help="a personal API token for the CLI and scripts (STALLSCOPE_TOKEN)")
+    u.add_argument("name")
+    u.add_argument("--label", default="cli", help="what the token is for (default %(default)s)")
+    u.add_argument("--expires-in", type=float, default=90, metavar="DAYS", help="default %(default)s")
 
     p = add(
         "collapse",

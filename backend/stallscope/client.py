@@ -1,7 +1,11 @@
-"""A small HTTP client for the console's API, used by `stallscope upload` and `reparse`."""
+"""A small HTTP client for the console's API, used by `stallscope upload` and `reparse`.
+
+Credentials come from `STALLSCOPE_TOKEN`: a personal API token (the Account page, or `stallscope
+user token NAME`) or a collector token (uploads only)."""
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from collections.abc import Iterator
@@ -18,8 +22,14 @@ class ApiError(Exception):
     pass
 
 
-CLIENT_HEADERS = {"X-Requested-With": "stallscope-cli"}
+CLIENT_MARK = {"X-Requested-With": "stallscope-cli"}
 """Marks writes as the CLI's own: the console refuses writes another web site could have sent."""
+TOKEN_VARIABLE = "STALLSCOPE_TOKEN"
+
+
+def client_headers() -> dict[str, str]:
+    token = os.environ.get(TOKEN_VARIABLE, "").strip()
+    return CLIENT_MARK | ({"Authorization": f"Bearer {token}"} if token else {})
 
 
 def _check(response: httpx.Response) -> Any:
@@ -28,8 +38,13 @@ def _check(response: httpx.Response) -> Any:
             detail = response.json().get("detail", response.text)
         except ValueError:
             detail = response.text
+        hint = ""
+        if response.status_code == 401 and not os.environ.get(TOKEN_VARIABLE):
+            hint = (
+                f" (set {TOKEN_VARIABLE} to an API token: the Account page, or `stallscope user token NAME`)"
+            )
         raise ApiError(
-            f"{response.request.method} {response.request.url.path}: {response.status_code} {detail}"
+            f"{response.request.method} {response.request.url.path}: {response.status_code} {detail}{hint}"
         )
     return response.json()
 
@@ -63,7 +78,7 @@ def upload(
     given = {"host": host, "format": fmt, "time_column": time_column, "kind": kind, "start": start}
     params = {"filename": path.name} | {name: value for name, value in given.items() if value}
     with httpx.Client(
-        base_url=server, headers=CLIENT_HEADERS, timeout=httpx.Timeout(60.0, read=600.0)
+        base_url=server, headers=client_headers(), timeout=httpx.Timeout(60.0, read=600.0)
     ) as client:
         response = client.post(
             f"/api/incidents/{incident_id}/captures",
@@ -76,14 +91,14 @@ def upload(
 
 
 def reparse(server: str, capture_id: int) -> dict[str, Any]:
-    with httpx.Client(base_url=server, headers=CLIENT_HEADERS, timeout=60.0) as client:
+    with httpx.Client(base_url=server, headers=client_headers(), timeout=60.0) as client:
         result: dict[str, Any] = _check(client.post(f"/api/captures/{capture_id}/reparse"))
         return result
 
 
 def wait_parsed(server: str, capture_id: int, show_progress: bool, timeout_s: float = 3600) -> dict[str, Any]:
     deadline = time.monotonic() + timeout_s
-    with httpx.Client(base_url=server, headers=CLIENT_HEADERS, timeout=60.0) as client:
+    with httpx.Client(base_url=server, headers=client_headers(), timeout=60.0) as client:
         while True:
             capture: dict[str, Any] = _check(client.get(f"/api/captures/{capture_id}"))
             if show_progress:

@@ -31,6 +31,9 @@ class Settings(BaseSettings):
     worker_concurrency: int = 1
     frontend_dist: Path | None = None
 
+    admin_password: str | None = None
+    """The first admin's password on a fresh console; unset, a random one is printed once."""
+
     allowed_hosts: str = ""
     """Comma-separated Host names the console answers to, beside the listen address and localhost.
 

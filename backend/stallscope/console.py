@@ -14,8 +14,10 @@ import os
 
 import uvicorn
 
+from stallscope.auth.first_admin import banner, ensure_first_admin
 from stallscope.config import Settings, get_settings
 from stallscope.datadir_lock import DataDirLock
+from stallscope.db import get_session_factory
 from stallscope.embedded import EmbeddedPostgres
 from stallscope.maintenance.jobs import console_jobs
 from stallscope.maintenance.loop import MaintenanceLoop
@@ -55,6 +57,7 @@ def serve(with_worker: bool = True) -> int:
     settings.blob_dir.mkdir(parents=True, exist_ok=True)
     assert settings.database_url is not None
     upgrade_to_head(settings.database_url)
+    _first_admin(settings)
     worker = WorkerProcess(_worker_env(settings), settings.worker_concurrency) if with_worker else None
     if worker is not None:
         parts.append(worker)
@@ -80,6 +83,15 @@ def serve(with_worker: bool = True) -> int:
             worker.stop()
         lock.release()
     return 0
+
+
+def _first_admin(settings: Settings) -> None:
+    assert settings.database_url is not None
+    with get_session_factory(settings.database_url)() as session:
+        password = ensure_first_admin(session, settings.admin_password)
+        session.commit()
+    if password is not None:
+        print(banner(f"http://{settings.host}:{settings.port}/", password), flush=True)
 
 
 def _worker_env(settings: Settings) -> dict[str, str]:

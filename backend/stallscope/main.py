@@ -10,6 +10,9 @@ from fastapi.staticfiles import StaticFiles
 
 from stallscope import __version__
 from stallscope.annotations.router import router as annotations_router
+from stallscope.auth.admin_router import router as admin_router
+from stallscope.auth.declared import undeclared_routes
+from stallscope.auth.router import router as auth_router
 from stallscope.captures.router import router as captures_router
 from stallscope.config import get_settings
 from stallscope.diff.router import router as diff_router
@@ -21,7 +24,7 @@ from stallscope.heatmap.router import router as heatmap_router
 from stallscope.incidents.router import router as incidents_router
 from stallscope.kit.browser_guard import BrowserGuard
 from stallscope.kit.error_answers import add_error_answers
-from stallscope.kit.errors import ServiceError
+from stallscope.kit.errors import ServiceError, TooManyRequests
 from stallscope.kit.parameter_guard import ParameterGuard
 from stallscope.metrics.router import router as metrics_router
 from stallscope.shares.router import router as shares_router
@@ -65,10 +68,13 @@ def create_app() -> FastAPI:
 
     @app.exception_handler(ServiceError)
     async def service_error(_: Request, exc: ServiceError) -> JSONResponse:
-        return JSONResponse({"detail": str(exc)}, status_code=exc.status_code)
+        headers = {"Retry-After": str(exc.retry_after_s)} if isinstance(exc, TooManyRequests) else None
+        return JSONResponse({"detail": str(exc)}, status_code=exc.status_code, headers=headers)
 
     add_error_answers(app)
     app.include_router(health_router)
+    app.include_router(auth_router)
+    app.include_router(admin_router)
     app.include_router(incidents_router)
     app.include_router(captures_router)
     app.include_router(flame_router)
@@ -83,6 +89,9 @@ def create_app() -> FastAPI:
     app.include_router(shares_router)
     app.include_router(snapshots_router)
     app.include_router(findings_router)
+    forgotten = undeclared_routes(app.openapi())
+    if forgotten:
+        raise RuntimeError(f"API routes without a permission (see auth/guard.py): {', '.join(forgotten)}")
     _mount_frontend(app, frontend_dist())
     app.add_middleware(ParameterGuard)
     app.add_middleware(BrowserGuard, allowed_hosts=get_settings().allowed_host_names)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gzip
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -90,8 +91,19 @@ class Console:
             return 0, {}
         return response.status_code, response.json()
 
+    def admin_password(self) -> str:
+        """The password the first start printed (the banner is in the console's output once)."""
+        found = re.findall(r"^    password: (\S+)$", self.log.read_text(errors="replace"), re.MULTILINE)
+        assert len(found) == 1, f"the first-start banner {len(found)} times:\n{self.tail()}"
+        return str(found[0])
+
     def client(self) -> httpx.Client:
-        return httpx.Client(base_url=self.url, timeout=60, headers={"X-Requested-With": "tests"})
+        """Signed in as the first admin, as a browser is (the session cookie)."""
+        credentials = {"username": "admin", "password": self.admin_password()}
+        signed_in = httpx.post(f"{self.url}/api/auth/login", json=credentials, timeout=60)
+        assert signed_in.status_code == 200, signed_in.text
+        marker = {"X-Requested-With": "tests"}
+        return httpx.Client(base_url=self.url, timeout=60, headers=marker, cookies=signed_in.cookies)
 
     def worker_pids(self) -> list[int]:
         assert self.process is not None

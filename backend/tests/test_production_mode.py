@@ -18,6 +18,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.fixtures.people import bearer
 from tests.fixtures.processes import free_port, wait_until
 
 PARSE_TIMEOUT_S = 120
@@ -60,7 +61,7 @@ def redis_url(tmp_path: Path) -> Iterator[str]:
 
 
 def test_api_and_worker_in_separate_processes_over_redis(
-    database_url: str, redis_url: str, tmp_path: Path
+    database_url: str, redis_url: str, tmp_path: Path, admin_token: str
 ) -> None:
     port = free_port()
     env = dict(
@@ -85,7 +86,7 @@ def test_api_and_worker_in_separate_processes_over_redis(
         wait_until(healthy, "API", api, api_log)
         wait_until(lambda: b"ready." in worker_log.read_bytes(), "worker", worker, worker_log)
         assert b"redis://" in worker_log.read_bytes(), "the worker must use the Redis broker"
-        with httpx.Client(base_url=server, timeout=30) as client:
+        with httpx.Client(base_url=server, timeout=30, headers=bearer(admin_token)) as client:
             incident = client.post(
                 "/api/incidents", json={"title": "prod path", "started_at": "2026-11-21T08:00:00Z"}
             ).json()

@@ -9,12 +9,13 @@ from fastapi import APIRouter, Query, Response, status
 
 from stallscope.annotations import service
 from stallscope.annotations.schemas import AnnotationCreate, AnnotationOut, AnnotationUpdate
+from stallscope.auth.guard import READ, RESPOND
 from stallscope.deps import SessionDep
 
 router = APIRouter(tags=["annotations"])
 
 
-@router.get("/api/incidents/{incident_id}/annotations")
+@router.get("/api/incidents/{incident_id}/annotations", dependencies=[READ])
 def list_annotations(
     incident_id: int,
     session: SessionDep,
@@ -25,21 +26,25 @@ def list_annotations(
     return service.list_annotations(session, incident_id, start, end)
 
 
-@router.post("/api/incidents/{incident_id}/annotations", status_code=status.HTTP_201_CREATED)
+@router.post(
+    "/api/incidents/{incident_id}/annotations", status_code=status.HTTP_201_CREATED, dependencies=[RESPOND]
+)
 def create_annotation(incident_id: int, data: AnnotationCreate, session: SessionDep) -> AnnotationOut:
     annotation = service.create(session, incident_id, data)
     session.commit()
     return annotation
 
 
-@router.patch("/api/annotations/{annotation_id}")
+@router.patch("/api/annotations/{annotation_id}", dependencies=[RESPOND])
 def update_annotation(annotation_id: int, data: AnnotationUpdate, session: SessionDep) -> AnnotationOut:
     annotation = service.update(session, annotation_id, data)
     session.commit()
     return annotation
 
 
-@router.delete("/api/annotations/{annotation_id}", status_code=status.HTTP_204_NO_CONTENT)
+@router.delete(
+    "/api/annotations/{annotation_id}", status_code=status.HTTP_204_NO_CONTENT, dependencies=[RESPOND]
+)
 def delete_annotation(annotation_id: int, session: SessionDep) -> Response:
     service.delete(session, annotation_id)
     session.commit()

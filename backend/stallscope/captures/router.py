@@ -5,10 +5,14 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Header, HTTPException, Query, Request, status
+from fastapi import APIRouter, Depends, HTTPException, Query, Request, status
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import FileResponse
 
+from stallscope.auth import access
+from stallscope.auth.access import require_upload_scope
+from stallscope.auth.guard import READ, RESPOND, UPLOAD, Uploader
+from stallscope.auth.principal import Principal
 from stallscope.captures import repository, service
 from stallscope.captures.parse_queue import send_parse
 from stallscope.captures.schemas import CaptureOut, DocumentOut, ShiftRequest, StartRequest, UploadInfo
@@ -29,12 +33,11 @@ from stallscope.kit.blobstore import (
 from stallscope.kit.errors import Invalid, TooLarge
 from stallscope.kit.text import SingleLine, download_name, first_unstorable
 from stallscope.kit.units import parse_duration_ns, parse_wall_clock_ns
-from stallscope.tokens.service import check_secret
 
 router = APIRouter(tags=["captures"])
 
 
-@router.get("/api/incidents/{incident_id}/captures")
+@router.get("/api/incidents/{incident_id}/captures", dependencies=[READ])
 def list_captures(incident_id: int, session: SessionDep) -> list[CaptureOut]:
     return service.list_captures(session, incident_id)
 
@@ -78,8 +81,10 @@ def _record_and_queue(incident_id: int, upload: UploadInfo, blob: StoredBlob) ->
     return out
 
 
-def _require_incident(incident_id: int) -> None:
+def _require_incident(principal: Principal, incident_id: int, upload: UploadInfo) -> None:
     with get_session_factory(database_url(get_settings()))() as session:
+        require_upload_scope(principal, incident_id, upload.host)
+        access.require_incident(session, principal, incident_id)
         require_incident(session, incident_id)
 
 
@@ -153,37 +158,40 @@ BINARY_BODY: dict[str, Any] = {
 
 
 @router.post(
-    "/api/incidents/{incident_id}/captures", status_code=status.HTTP_202_ACCEPTED, openapi_extra=BINARY_BODY
+    "/api/incidents/{incident_id}/captures",
+    status_code=status.HTTP_202_ACCEPTED,
+    openapi_extra=BINARY_BODY,
+    dependencies=[UPLOAD],
 )
-async def upload_capture(incident_id: int, request: Request, upload: UploadDep) -> CaptureOut:
+async def upload_capture(
+    incident_id: int, request: Request, upload: UploadDep, principal: Uploader
+) -> CaptureOut:
     """Store the raw body (plain, gzip or zstd) and queue it for parsing; returns at once."""
-    await run_in_threadpool(_require_incident, incident_id)  # 404 before a byte is stored
+    await run_in_threadpool(_require_incident, principal, incident_id, upload)  # before a byte is stored
     blob = await _store_body(request)
     return await run_in_threadpool(_record_and_queue, incident_id, upload, blob)
 
 
-def _check_token(authorization: str | None) -> None:
-    factory = get_session_factory(database_url(get_settings()))
-    with factory() as session:
-        check_secret(session, authorization)
-        session.commit()
-
-
-@router.post("/api/collector/captures", status_code=status.HTTP_202_ACCEPTED, openapi_extra=BINARY_BODY)
+@router.post(
+    "/api/collector/captures",
+    status_code=status.HTTP_202_ACCEPTED,
+    openapi_extra=BINARY_BODY,
+    dependencies=[UPLOAD],
+)
 async def collector_upload(
     request: Request,
     upload: UploadDep,
+    principal: Uploader,
     incident: Annotated[int, Query(description="Incident id")],
-    authorization: Annotated[str | None, Header()] = None,
 ) -> CaptureOut:
-    """The collectors' upload: the UI's, behind an upload token checked before the body is read."""
-    await run_in_threadpool(_check_token, authorization)
-    await run_in_threadpool(_require_incident, incident)
+    """The collectors' upload: the UI's, with the incident as a parameter (a collector token may be
+    limited to one incident and one host); credentials are checked before the body is read."""
+    await run_in_threadpool(_require_incident, principal, incident, upload)
     blob = await _store_body(request)
     return await run_in_threadpool(_record_and_queue, incident, upload, blob)
 
 
-@router.post("/api/captures/{capture_id}/shift", status_code=status.HTTP_202_ACCEPTED)
+@router.post("/api/captures/{capture_id}/shift", status_code=status.HTTP_202_ACCEPTED, dependencies=[RESPOND])
 def shift_capture(capture_id: int, data: ShiftRequest, session: SessionDep) -> CaptureOut:
     """Move the capture on the wall-clock axis; every record is re-timed from the stored upload."""
     capture = service.set_shift(session, capture_id, data.shift)
@@ -192,7 +200,7 @@ def shift_capture(capture_id: int, data: ShiftRequest, session: SessionDep) -> C
     return service.get_capture(session, capture_id)
 
 
-@router.post("/api/captures/{capture_id}/start", status_code=status.HTTP_202_ACCEPTED)
+@router.post("/api/captures/{capture_id}/start", status_code=status.HTTP_202_ACCEPTED, dependencies=[RESPOND])
 def set_capture_start(capture_id: int, data: StartRequest, session: SessionDep) -> CaptureOut:
     """Place an unaligned capture on the wall clock: its first record at the start given."""
     capture = service.set_start(session, capture_id, data.start)
@@ -201,12 +209,14 @@ def set_capture_start(capture_id: int, data: StartRequest, session: SessionDep) 
     return service.get_capture(session, capture_id)
 
 
-@router.get("/api/captures/{capture_id}")
+@router.get("/api/captures/{capture_id}", dependencies=[READ])
 def get_capture(capture_id: int, session: SessionDep) -> CaptureOut:
     return service.get_capture(session, capture_id)
 
 
-@router.post("/api/captures/{capture_id}/reparse", status_code=status.HTTP_202_ACCEPTED)
+@router.post(
+    "/api/captures/{capture_id}/reparse", status_code=status.HTTP_202_ACCEPTED, dependencies=[RESPOND]
+)
 def reparse_capture(capture_id: int, session: SessionDep) -> CaptureOut:
     """Parse the stored upload again; the new samples replace the old ones atomically."""
     capture = service.mark_requeued(session, capture_id)
@@ -215,7 +225,7 @@ def reparse_capture(capture_id: int, session: SessionDep) -> CaptureOut:
     return service.get_capture(session, capture_id)
 
 
-@router.get("/api/captures/{capture_id}/documents")
+@router.get("/api/captures/{capture_id}/documents", dependencies=[READ])
 def capture_documents(capture_id: int, session: SessionDep) -> list[DocumentOut]:
     """Documents kept whole, such as the collector's system snapshot."""
     service.require_capture(session, capture_id)
@@ -224,7 +234,7 @@ def capture_documents(capture_id: int, session: SessionDep) -> list[DocumentOut]
     ]
 
 
-@router.get("/api/captures/{capture_id}/raw", response_class=FileResponse)
+@router.get("/api/captures/{capture_id}/raw", response_class=FileResponse, dependencies=[RESPOND])
 def download_raw(capture_id: int, session: SessionDep) -> FileResponse:
     capture = service.require_capture(session, capture_id)
     name = download_name(capture.filename, f"capture-{capture.id}")

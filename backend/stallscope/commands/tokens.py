@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+from datetime import UTC, datetime, timedelta
 
 from stallscope.config import get_settings
 from stallscope.console import ensure_database
 from stallscope.db import get_session_factory
 from stallscope.tokens import service
+from stallscope.tokens.schemas import TokenCreate
 
 
 def run_token(args: argparse.Namespace) -> int:
@@ -15,7 +17,9 @@ def run_token(args: argparse.Namespace) -> int:
     assert settings.database_url is not None
     with get_session_factory(settings.database_url)() as session:
         if args.token_command == "create":
-            created = service.create_token(session, args.name)
+            expires = datetime.now(UTC) + timedelta(days=args.expires_in) if args.expires_in else None
+            data = TokenCreate(name=args.name, incident_id=args.incident, host=args.host, expires_at=expires)
+            created = service.create_token(session, data)
             session.commit()
             print(f"token {created.id} '{created.name}' created. Its secret, shown only now:\n")
             print(f"  {created.secret}\n")

@@ -12,6 +12,7 @@ from fastapi import APIRouter, Depends, Query
 from fastapi.responses import Response
 
 from stallscope.analysis.diff import Normalize
+from stallscope.auth.guard import READ
 from stallscope.config import get_settings
 from stallscope.deps import SessionDep
 from stallscope.diff import service
@@ -93,7 +94,7 @@ SideA = Annotated[SampleFilter, Depends(side_filter("a"))]
 SideB = Annotated[SampleFilter, Depends(side_filter("b"))]
 
 
-@router.get("/api/diff")
+@router.get("/api/diff", dependencies=[READ])
 def diff(
     session: SessionDep,
     a: SideA,

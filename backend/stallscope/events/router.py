@@ -7,6 +7,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
+from stallscope.auth.guard import READ
 from stallscope.deps import SessionDep
 from stallscope.events import repository
 from stallscope.events.schemas import EventPage, EventSort
@@ -15,7 +16,7 @@ from stallscope.flame.router import parse_capture_ids
 router = APIRouter(prefix="/api/events", tags=["events"])
 
 
-@router.get("")
+@router.get("", dependencies=[READ])
 def list_events(
     session: SessionDep,
     captures: Annotated[str, Query(description="Comma-separated capture ids")],

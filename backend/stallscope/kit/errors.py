@@ -11,6 +11,18 @@ class Unauthorized(ServiceError):
     status_code = 401
 
 
+class Forbidden(ServiceError):
+    status_code = 403
+
+
+class TooManyRequests(ServiceError):
+    status_code = 429
+
+    def __init__(self, message: str, retry_after_s: int) -> None:
+        super().__init__(message)
+        self.retry_after_s = retry_after_s
+
+
 class NotFound(ServiceError):
     status_code = 404
 

@@ -7,6 +7,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
+from stallscope.auth.guard import READ
 from stallscope.deps import SessionDep
 from stallscope.flame.router import parse_capture_ids
 from stallscope.metrics import service
@@ -15,7 +16,7 @@ from stallscope.metrics.schemas import SeriesOut, SeriesPoints
 router = APIRouter(prefix="/api/metrics", tags=["metrics"])
 
 
-@router.get("/series")
+@router.get("/series", dependencies=[READ])
 def list_series(
     session: SessionDep,
     captures: Annotated[str | None, Query(description="Comma-separated capture ids")] = None,
@@ -27,7 +28,7 @@ def list_series(
     return service.list_series(session, parse_capture_ids(captures or ""), incident)
 
 
-@router.get("/series/{series_id}/points")
+@router.get("/series/{series_id}/points", dependencies=[READ])
 def series_points(
     series_id: int,
     session: SessionDep,

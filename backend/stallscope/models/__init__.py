@@ -12,6 +12,15 @@ from stallscope.models.frame import Frame
 from stallscope.models.host import Host
 from stallscope.models.incident import Incident
 from stallscope.models.metric import MetricSeries, metrics
+from stallscope.models.people import (
+    api_tokens,
+    audit_log,
+    guest_links,
+    incident_members,
+    login_attempts,
+    user_sessions,
+    users,
+)
 from stallscope.models.sample import samples
 from stallscope.models.sample_rollup_capture import sample_rollup_captures
 from stallscope.models.short_link import ShortLink
@@ -31,16 +40,23 @@ __all__ = [
     "ShortLink",
     "Stack",
     "UploadToken",
+    "api_tokens",
+    "audit_log",
     "capture_digests",
     "capture_documents",
     "capture_stack_totals",
     "capture_thread_states",
     "events",
     "finding_verdicts",
+    "guest_links",
     "incident_findings",
+    "incident_members",
+    "login_attempts",
     "metrics",
     "sample_rollup_captures",
     "samples",
     "timeline_rollups",
+    "user_sessions",
+    "users",
     "worker_heartbeats",
 ]

@@ -7,6 +7,7 @@ from html import escape
 from fastapi import APIRouter
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from stallscope.auth.guard import READ, RESPOND
 from stallscope.deps import SessionDep
 from stallscope.kit.errors import NotFound
 from stallscope.models import ShortLink
@@ -20,7 +21,7 @@ def _out(link: ShortLink) -> ShareOut:
     return ShareOut(id=link.id, target=link.target, path=f"/s/{link.id}", created_at=link.created_at)
 
 
-@router.post("/api/shares", status_code=201)
+@router.post("/api/shares", status_code=201, dependencies=[RESPOND])
 def create_share(body: ShareCreate, session: SessionDep) -> ShareOut:
     link = service.create(session, body.target)
     session.commit()
@@ -28,7 +29,7 @@ def create_share(body: ShareCreate, session: SessionDep) -> ShareOut:
     return _out(link)
 
 
-@router.get("/api/shares/{link_id}")
+@router.get("/api/shares/{link_id}", dependencies=[READ])
 def read_share(link_id: str, session: SessionDep) -> ShareOut:
     return _out(service.resolve(session, link_id))
 

@@ -6,6 +6,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
+from stallscope.auth.guard import READ
 from stallscope.deps import SessionDep
 from stallscope.kit.errors import Invalid
 from stallscope.snapshots import service
@@ -16,13 +17,13 @@ router = APIRouter(tags=["snapshots"])
 SIDE_HELP = "CAPTURE or CAPTURE:TAKE (take 0, the first, when left out)"
 
 
-@router.get("/api/incidents/{incident_id}/snapshots")
+@router.get("/api/incidents/{incident_id}/snapshots", dependencies=[READ])
 def list_snapshots(incident_id: int, session: SessionDep) -> list[SnapshotRef]:
     """Every snapshot of the incident's captures, one per take, by capture then take."""
     return service.list_snapshots(session, incident_id)
 
 
-@router.get("/api/snapshots/diff")
+@router.get("/api/snapshots/diff", dependencies=[READ])
 def config_diff(
     session: SessionDep,
     a: Annotated[str, Query(description=SIDE_HELP)],

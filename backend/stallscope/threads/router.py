@@ -7,6 +7,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
+from stallscope.auth.guard import READ
 from stallscope.deps import SessionDep
 from stallscope.flame.router import parse_capture_ids
 from stallscope.threads import service
@@ -18,7 +19,7 @@ router = APIRouter(tags=["threads"])
 MAX_THREADS = 5000
 
 
-@router.get("/api/threads", response_model=ThreadsOut)
+@router.get("/api/threads", response_model=ThreadsOut, dependencies=[READ])
 def thread_states(
     session: SessionDep,
     captures: Annotated[str, Query(description="Comma-separated capture ids")],
@@ -36,7 +37,7 @@ def thread_states(
     return service.breakdown(session, flt, comm_regex, limit)
 
 
-@router.get("/api/threads/strip", response_model=StripOut)
+@router.get("/api/threads/strip", response_model=StripOut, dependencies=[READ])
 def thread_strip(
     session: SessionDep,
     captures: Annotated[str, Query(description="Comma-separated capture ids")],

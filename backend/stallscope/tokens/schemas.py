@@ -11,6 +11,9 @@ from stallscope.kit.text import SingleLine
 
 class TokenCreate(BaseModel):
     name: SingleLine = Field(min_length=1, max_length=200, description="Who or what uses it, e.g. 'db hosts'")
+    incident_id: int | None = Field(default=None, description="Only uploads to this incident")
+    host: SingleLine | None = Field(default=None, max_length=253, description="Only uploads for this host")
+    expires_at: datetime | None = Field(default=None, description="No uploads after this time")
 
 
 class TokenOut(BaseModel):
@@ -20,6 +23,10 @@ class TokenOut(BaseModel):
     created_at: datetime
     last_used_at: datetime | None
     revoked_at: datetime | None
+    incident_id: int | None = None
+    host: str | None = None
+    expires_at: datetime | None = None
+    created_by: int | None = None
 
 
 class TokenCreated(TokenOut):

@@ -1,24 +1,19 @@
-"""Create, list, revoke and check upload tokens; only SHA-256 digests of secrets are stored."""
+"""Create, list, revoke and check collector (upload-only) tokens; only SHA-256 digests of secrets are
+stored. A token can be limited to one incident or one host, and can expire."""
 
 from __future__ import annotations
 
-import hashlib
-import secrets
 from datetime import UTC, datetime
 
 from sqlalchemy.orm import Session
 
-from stallscope.kit.errors import NotFound, Unauthorized
+from stallscope.auth.secrets import digest_of, new_secret, shown_prefix
+from stallscope.kit.errors import Invalid, NotFound, Unauthorized
 from stallscope.models import UploadToken
 from stallscope.tokens import repository
-from stallscope.tokens.schemas import TokenCreated, TokenOut
+from stallscope.tokens.schemas import TokenCreate, TokenCreated, TokenOut
 
-SECRET_PREFIX = "sst_"
-SHOWN_PREFIX_CHARS = 8
-
-
-def digest_of(secret: str) -> bytes:
-    return hashlib.sha256(secret.encode()).digest()
+COLLECTOR_PREFIX = "sst_"
 
 
 def _out(token: UploadToken) -> TokenOut:
@@ -29,18 +24,41 @@ def _out(token: UploadToken) -> TokenOut:
         created_at=token.created_at,
         last_used_at=token.last_used_at,
         revoked_at=token.revoked_at,
+        incident_id=token.incident_id,
+        host=token.host,
+        expires_at=token.expires_at,
+        created_by=token.created_by,
     )
 
 
-def create_token(session: Session, name: str) -> TokenCreated:
-    secret = SECRET_PREFIX + secrets.token_urlsafe(32)
-    prefix = secret[: len(SECRET_PREFIX) + SHOWN_PREFIX_CHARS]
-    token = repository.add(session, UploadToken(name=name.strip(), digest=digest_of(secret), prefix=prefix))
+def create_token(session: Session, data: TokenCreate, created_by: int | None = None) -> TokenCreated:
+    if data.expires_at is not None and data.expires_at <= datetime.now(UTC):
+        raise Invalid("the token would expire before it is used: give a time in the future")
+    secret = new_secret(COLLECTOR_PREFIX)
+    token = repository.add(
+        session,
+        UploadToken(
+            name=data.name.strip(),
+            digest=digest_of(secret),
+            prefix=shown_prefix(secret, COLLECTOR_PREFIX),
+            incident_id=data.incident_id,
+            host=data.host.strip() if data.host else None,
+            expires_at=data.expires_at,
+            created_by=created_by,
+        ),
+    )
     return TokenCreated(**_out(token).model_dump(), secret=secret)
 
 
 def list_tokens(session: Session) -> list[TokenOut]:
     return [_out(t) for t in repository.list_all(session)]
+
+
+def get_token(session: Session, token_id: int) -> TokenOut:
+    token = repository.get(session, token_id)
+    if token is None:
+        raise NotFound(f"token {token_id} does not exist")
+    return _out(token)
 
 
 def revoke_token(session: Session, token_id: int) -> TokenOut:
@@ -68,6 +86,11 @@ def check_secret(session: Session, authorization: str | None) -> UploadToken:
         raise Unauthorized("unknown upload token")
     if token.revoked_at is not None:
         raise Unauthorized(f"upload token '{token.name}' ({token.prefix}…) was revoked")
-    token.last_used_at = datetime.now(UTC)
+    now = datetime.now(UTC)
+    if token.expires_at is not None and token.expires_at <= now:
+        raise Unauthorized(
+            f"upload token '{token.name}' ({token.prefix}…) expired on {token.expires_at:%Y-%m-%d}"
+        )
+    token.last_used_at = now
     session.flush()
     return token

@@ -107,13 +107,19 @@ def test_a_start_that_is_no_wall_clock_time_is_refused_naming_it(api: TestClient
 
 
 def test_the_command_line_uploads_the_clock_file_first_and_aligns_the_rest(
-    api: TestClient, worker: subprocess.Popen[bytes], console_url: str
+    api: TestClient, worker: subprocess.Popen[bytes], console_url: str, admin_token: str
 ) -> None:
     incident = make_incident(api)["id"]
     command = [sys.executable, "-m", "stallscope", "upload", str(CLOCK / "cpu.perf.txt.gz")]
     command += ["--incident", str(incident), "--host", "db-7", "--clock", str(CLOCK / "clock_anchors.csv")]
     command += ["--kind", "cpu", "--server", console_url, "--wait", "--quiet"]
-    done = subprocess.run(command, capture_output=True, text=True, env=dict(os.environ), timeout=300)
+    done = subprocess.run(
+        command,
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, STALLSCOPE_TOKEN=admin_token),
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     anchors, cpu = sorted(api.get(f"/api/incidents/{incident}/captures").json(), key=lambda c: c["id"])
     assert (anchors["filename"], anchors["format"]) == ("clock_anchors.csv", "clock-anchors")

@@ -155,14 +155,20 @@ def test_a_time_column_that_is_not_there_fails_the_capture_naming_the_columns(
 
 
 def test_the_command_line_names_the_time_column(
-    api: TestClient, worker: subprocess.Popen[bytes], console_url: str, tmp_path: Path
+    api: TestClient, worker: subprocess.Popen[bytes], console_url: str, tmp_path: Path, admin_token: str
 ) -> None:
     path = tmp_path / "two.csv"
     path.write_bytes(TWO_TIMES)
     incident = make_incident(api)
     command = [sys.executable, "-m", "stallscope", "upload", str(path), "--incident", str(incident["id"])]
     command += ["--server", console_url, "--time-column", "occurred_at", "--wait", "--quiet"]
-    done = subprocess.run(command, capture_output=True, text=True, env=dict(os.environ), timeout=300)
+    done = subprocess.run(
+        command,
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, STALLSCOPE_TOKEN=admin_token),
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     assert ": ready" in done.stdout
     (capture,) = api.get(f"/api/incidents/{incident['id']}/captures").json()

@@ -9,12 +9,14 @@ from fastapi.testclient import TestClient
 
 from stallscope.main import create_app
 from tests.fixtures.factories import make_incident
+from tests.fixtures.people import bearer
 
 
 @pytest.fixture(scope="module")
-def bare(database_url: str) -> Iterator[TestClient]:
-    """A client that sends only what a browser on another site could: no marker header."""
-    with TestClient(create_app(), base_url="http://localhost") as client:
+def bare(database_url: str, admin_token: str) -> Iterator[TestClient]:
+    """A client that sends what a browser on another site could: no marker header. It holds
+    credentials, as a signed-in browser would: the guard must refuse regardless."""
+    with TestClient(create_app(), base_url="http://localhost", headers=bearer(admin_token)) as client:
         yield client
 
 

@@ -1,0 +1,83 @@
+"""Request and response bodies for signing in, accounts and personal API tokens."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from stallscope.kit.text import SingleLine
+
+AccountRole = Literal["viewer", "responder", "admin"]
+
+
+class LoginIn(BaseModel):
+    username: str = Field(min_length=1, max_length=200)
+    password: str = Field(min_length=1, max_length=1000)
+
+
+class UserOut(BaseModel):
+    id: int
+    name: str
+    role: AccountRole
+    has_password: bool
+    sso: bool
+    """Signed in through the identity provider at least once."""
+    email: str | None
+    created_at: datetime
+    last_login_at: datetime | None
+    disabled_at: datetime | None
+
+
+class MeOut(BaseModel):
+    """Who the console is talking to: a person, or a guest link's holder."""
+
+    name: str
+    role: Literal["viewer", "responder", "admin", "guest"]
+    via: Literal["session", "token", "guest"]
+    user_id: int | None
+    incident_id: int | None
+    """Guests: the one incident the link opens."""
+    capture_ids: list[int] | None
+    views: list[str] | None
+    permissions: list[str]
+
+
+class UserCreate(BaseModel):
+    name: SingleLine = Field(min_length=1, max_length=64)
+    role: AccountRole
+    password: str | None = Field(default=None, min_length=10, max_length=1000)
+    """None: the account signs in through the identity provider only."""
+    email: SingleLine | None = Field(default=None, max_length=320)
+
+
+class UserChange(BaseModel):
+    role: AccountRole | None = None
+    disabled: bool | None = None
+    password: str | None = Field(default=None, min_length=10, max_length=1000)
+
+
+class PasswordChange(BaseModel):
+    current: str = Field(min_length=1, max_length=1000)
+    new: str = Field(min_length=10, max_length=1000)
+
+
+class ApiTokenCreate(BaseModel):
+    name: SingleLine = Field(min_length=1, max_length=200)
+    expires_in_days: float | None = Field(default=90, gt=0, le=3650)
+    """None: never expires (not recommended)."""
+
+
+class ApiTokenOut(BaseModel):
+    id: int
+    name: str
+    prefix: str
+    created_at: datetime
+    last_used_at: datetime | None
+    expires_at: datetime | None
+    revoked_at: datetime | None
+
+
+class ApiTokenCreated(ApiTokenOut):
+    secret: str = Field(description="Shown once: set it as STALLSCOPE_TOKEN for the CLI and scripts")
