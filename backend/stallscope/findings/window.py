@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from sqlalchemy.orm import Session
 
+from stallscope.analysis.findings.detectors import DETECTORS
 from stallscope.analysis.findings.digest import CaptureDigest
 from stallscope.analysis.findings.engine import run_findings
 from stallscope.findings import repository
@@ -83,6 +84,8 @@ def window_findings(
         baseline_time_range=(_ns(rest.start), _ns(rest.end)) if rest else None,
     )
     notes.extend(result.notes)
+    hosts_text = "1 host" if len(result.hosts) == 1 else f"{len(result.hosts)} hosts"
+    notes.append(f"{len(DETECTORS)} detectors ran on the window's records of {hosts_text}.")
     return {
         "window": {"start": window.start, "end": window.end},
         "baseline": (

@@ -4,7 +4,18 @@ import { consolePath, formatFigure, isWebLink } from './evidence';
 import { VerdictForm } from './VerdictForm';
 
 /** Everything a reader needs to check a finding: the evidence with its views, what to check next, the fix. */
-export function FindingDetail({ incident, finding, onDismissed }: { incident: number; finding: Finding; onDismissed: () => void }) {
+export function FindingDetail({
+  incident,
+  finding,
+  onDismissed,
+  verdicts = true,
+}: {
+  incident: number;
+  finding: Finding;
+  onDismissed: () => void;
+  /** False for findings that are not stored (a time window's): no verdict form. */
+  verdicts?: boolean;
+}) {
   return (
     <div className="finding__detail" data-testid="finding-detail">
       {finding.evidence.length > 0 ? (
@@ -63,7 +74,7 @@ export function FindingDetail({ incident, finding, onDismissed }: { incident: nu
           ))}
         </ul>
       ) : null}
-      <VerdictForm incident={incident} finding={finding} onDismissed={onDismissed} />
+      {verdicts ? <VerdictForm incident={incident} finding={finding} onDismissed={onDismissed} /> : null}
     </div>
   );
 }

@@ -12,6 +12,8 @@ interface Props {
   finding: Finding;
   open: boolean;
   onToggle: () => void;
+  /** False for findings that are not stored (a time window's): no verdict can be given on them. */
+  verdicts?: boolean;
 }
 
 /** Arrow keys (and Home/End) move between the findings' headers of one list. */
@@ -28,7 +30,7 @@ function moveFocus(e: KeyboardEvent<HTMLButtonElement>) {
 }
 
 /** One finding: a header that expands (Enter/Space) and the main link to the view that shows it. */
-export function FindingItem({ incident, finding, open, onToggle }: Props) {
+export function FindingItem({ incident, finding, open, onToggle, verdicts = true }: Props) {
   const dismissed = isDismissed(finding);
   const view = consolePath(finding.view);
   const detailId = `finding-${finding.id}-detail`;
@@ -68,7 +70,7 @@ export function FindingItem({ incident, finding, open, onToggle }: Props) {
       </div>
       {open ? (
         <div id={detailId}>
-          <FindingDetail incident={incident} finding={finding} onDismissed={fold} />
+          <FindingDetail incident={incident} finding={finding} onDismissed={fold} verdicts={verdicts} />
         </div>
       ) : null}
     </li>

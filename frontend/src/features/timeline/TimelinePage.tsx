@@ -23,6 +23,7 @@ import { formatInstant, pan, zoomAround, type TimeRange } from './timeScale';
 import { TimelineClock, type TimelineInteraction, type TimelineTiming } from './timing';
 import { defaultTrackIds, orderedTracks, unknownTracks } from './trackDefaults';
 import { TrackPicker } from './TrackPicker';
+import { WindowFindings } from '../findings/WindowFindings';
 import { decodeTimelineView, patchTimelineView, type CpuSplit } from './urlState';
 import './timeline.css';
 
@@ -339,6 +340,8 @@ function TimelineBody({
           </select>
         </label>
       </div>
+
+      <WindowFindings incident={incident} selection={selection} />
 
       <TrackPicker listing={listing} chosen={infos.map((t) => t.id)} onChange={(ids) => setTracks(ids)} onDefaults={() => setTracks(null)} />
 
