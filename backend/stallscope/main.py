@@ -12,6 +12,7 @@ from stallscope import __version__
 from stallscope.annotations.router import router as annotations_router
 from stallscope.auth.admin_router import router as admin_router
 from stallscope.auth.declared import undeclared_routes
+from stallscope.auth.guest_router import router as guest_router
 from stallscope.auth.router import router as auth_router
 from stallscope.captures.router import router as captures_router
 from stallscope.config import get_settings
@@ -19,6 +20,7 @@ from stallscope.diff.router import router as diff_router
 from stallscope.events.router import router as events_router
 from stallscope.findings.router import router as findings_router
 from stallscope.flame.router import router as flame_router
+from stallscope.frontend_dist import frontend_dist
 from stallscope.health.router import router as health_router
 from stallscope.heatmap.router import router as heatmap_router
 from stallscope.incidents.router import router as incidents_router
@@ -32,11 +34,6 @@ from stallscope.snapshots.router import router as snapshots_router
 from stallscope.threads.router import router as threads_router
 from stallscope.timeline.router import router as timeline_router
 from stallscope.tokens.router import router as tokens_router
-
-
-def frontend_dist() -> Path:
-    configured = get_settings().frontend_dist
-    return configured or Path(__file__).resolve().parents[2] / "frontend" / "dist"
 
 
 def _mount_frontend(app: FastAPI, dist: Path) -> None:
@@ -75,6 +72,7 @@ def create_app() -> FastAPI:
     app.include_router(health_router)
     app.include_router(auth_router)
     app.include_router(admin_router)
+    app.include_router(guest_router)
     app.include_router(incidents_router)
     app.include_router(captures_router)
     app.include_router(flame_router)

@@ -10,12 +10,13 @@ from fastapi import APIRouter, Query, Response, status
 from stallscope.annotations import service
 from stallscope.annotations.schemas import AnnotationCreate, AnnotationOut, AnnotationUpdate
 from stallscope.auth.guard import READ, RESPOND
+from stallscope.auth.scope import SEE_ANNOTATION, SEE_INCIDENT
 from stallscope.deps import SessionDep
 
 router = APIRouter(tags=["annotations"])
 
 
-@router.get("/api/incidents/{incident_id}/annotations", dependencies=[READ])
+@router.get("/api/incidents/{incident_id}/annotations", dependencies=[READ, SEE_INCIDENT])
 def list_annotations(
     incident_id: int,
     session: SessionDep,
@@ -27,7 +28,9 @@ def list_annotations(
 
 
 @router.post(
-    "/api/incidents/{incident_id}/annotations", status_code=status.HTTP_201_CREATED, dependencies=[RESPOND]
+    "/api/incidents/{incident_id}/annotations",
+    status_code=status.HTTP_201_CREATED,
+    dependencies=[RESPOND, SEE_INCIDENT],
 )
 def create_annotation(incident_id: int, data: AnnotationCreate, session: SessionDep) -> AnnotationOut:
     annotation = service.create(session, incident_id, data)
@@ -35,7 +38,7 @@ def create_annotation(incident_id: int, data: AnnotationCreate, session: Session
     return annotation
 
 
-@router.patch("/api/annotations/{annotation_id}", dependencies=[RESPOND])
+@router.patch("/api/annotations/{annotation_id}", dependencies=[RESPOND, SEE_ANNOTATION])
 def update_annotation(annotation_id: int, data: AnnotationUpdate, session: SessionDep) -> AnnotationOut:
     annotation = service.update(session, annotation_id, data)
     session.commit()
@@ -43,7 +46,9 @@ def update_annotation(annotation_id: int, data: AnnotationUpdate, session: Sessi
 
 
 @router.delete(
-    "/api/annotations/{annotation_id}", status_code=status.HTTP_204_NO_CONTENT, dependencies=[RESPOND]
+    "/api/annotations/{annotation_id}",
+    status_code=status.HTTP_204_NO_CONTENT,
+    dependencies=[RESPOND, SEE_ANNOTATION],
 )
 def delete_annotation(annotation_id: int, session: SessionDep) -> Response:
     service.delete(session, annotation_id)

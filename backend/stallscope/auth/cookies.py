@@ -4,7 +4,7 @@ says so)."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 
 from fastapi import Request, Response
 
@@ -20,7 +20,7 @@ def set_session_cookie(request: Request, response: Response, secret: str, expire
     response.set_cookie(
         SESSION_COOKIE,
         secret,
-        expires=expires_at,
+        expires=expires_at.astimezone(UTC),
         path="/",
         httponly=True,
         samesite="strict",

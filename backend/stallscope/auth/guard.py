@@ -18,6 +18,7 @@ from typing import Annotated
 from fastapi import Depends, Request, Security
 from fastapi.security import APIKeyCookie, HTTPAuthorizationCredentials, HTTPBearer, SecurityScopes
 
+from stallscope.auth.guest_links import view_allowed
 from stallscope.auth.identify import SIGN_IN, from_bearer, from_session_cookie
 from stallscope.auth.principal import Principal
 from stallscope.auth.roles import VERBS, Permission
@@ -70,6 +71,9 @@ def authorize(
         permission = Permission(scope)
         if not principal.may(permission):
             raise Forbidden(f"{principal.describe()} may not {VERBS[permission]}")
+    if principal.is_guest and not view_allowed(principal, request.url.path):
+        shown = ", ".join(principal.views or ())
+        raise Forbidden(f"this guest link shows only these views: {shown}")
     request.state.principal = principal
     return principal
 

@@ -81,3 +81,30 @@ class ApiTokenOut(BaseModel):
 
 class ApiTokenCreated(ApiTokenOut):
     secret: str = Field(description="Shown once: set it as STALLSCOPE_TOKEN for the CLI and scripts")
+
+
+class GuestLinkCreate(BaseModel):
+    label: SingleLine = Field(default="", max_length=200, description="Who it is for, e.g. 'vendor support'")
+    expires_in_days: float | None = Field(default=14, gt=0, le=365)
+    capture_ids: list[int] | None = Field(default=None, description="Only these captures (all when absent)")
+    views: list[str] | None = Field(default=None, description="Only these views (all when absent)")
+
+
+class GuestLinkOut(BaseModel):
+    id: int
+    incident_id: int
+    label: str
+    prefix: str
+    capture_ids: list[int] | None
+    views: list[str] | None
+    created_by: int | None
+    created_at: datetime
+    expires_at: datetime
+    revoked_at: datetime | None
+    last_used_at: datetime | None
+    uses: int
+
+
+class GuestLinkCreated(GuestLinkOut):
+    secret: str
+    path: str = Field(description="Open this path on the console: /g/<secret> (shown once)")

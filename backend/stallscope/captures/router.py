@@ -11,8 +11,9 @@ from fastapi.responses import FileResponse
 
 from stallscope.auth import access
 from stallscope.auth.access import require_upload_scope
-from stallscope.auth.guard import READ, RESPOND, UPLOAD, Uploader
+from stallscope.auth.guard import READ, RESPOND, UPLOAD, Reader, Uploader
 from stallscope.auth.principal import Principal
+from stallscope.auth.scope import SEE_CAPTURE, SEE_INCIDENT
 from stallscope.captures import repository, service
 from stallscope.captures.parse_queue import send_parse
 from stallscope.captures.schemas import CaptureOut, DocumentOut, ShiftRequest, StartRequest, UploadInfo
@@ -37,9 +38,13 @@ from stallscope.kit.units import parse_duration_ns, parse_wall_clock_ns
 router = APIRouter(tags=["captures"])
 
 
-@router.get("/api/incidents/{incident_id}/captures", dependencies=[READ])
-def list_captures(incident_id: int, session: SessionDep) -> list[CaptureOut]:
-    return service.list_captures(session, incident_id)
+@router.get("/api/incidents/{incident_id}/captures", dependencies=[READ, SEE_INCIDENT])
+def list_captures(incident_id: int, session: SessionDep, principal: Reader) -> list[CaptureOut]:
+    """The incident's captures (a guest link limited to some captures: those)."""
+    captures = service.list_captures(session, incident_id)
+    if principal.capture_ids is None:
+        return captures
+    return [c for c in captures if c.id in principal.capture_ids]
 
 
 async def _store_body(request: Request) -> StoredBlob:
@@ -161,7 +166,7 @@ BINARY_BODY: dict[str, Any] = {
     "/api/incidents/{incident_id}/captures",
     status_code=status.HTTP_202_ACCEPTED,
     openapi_extra=BINARY_BODY,
-    dependencies=[UPLOAD],
+    dependencies=[UPLOAD, SEE_INCIDENT],
 )
 async def upload_capture(
     incident_id: int, request: Request, upload: UploadDep, principal: Uploader
@@ -191,7 +196,11 @@ async def collector_upload(
     return await run_in_threadpool(_record_and_queue, incident, upload, blob)
 
 
-@router.post("/api/captures/{capture_id}/shift", status_code=status.HTTP_202_ACCEPTED, dependencies=[RESPOND])
+@router.post(
+    "/api/captures/{capture_id}/shift",
+    status_code=status.HTTP_202_ACCEPTED,
+    dependencies=[RESPOND, SEE_CAPTURE],
+)
 def shift_capture(capture_id: int, data: ShiftRequest, session: SessionDep) -> CaptureOut:
     """Move the capture on the wall-clock axis; every record is re-timed from the stored upload."""
     capture = service.set_shift(session, capture_id, data.shift)
@@ -200,7 +209,11 @@ def shift_capture(capture_id: int, data: ShiftRequest, session: SessionDep) -> C
     return service.get_capture(session, capture_id)
 
 
-@router.post("/api/captures/{capture_id}/start", status_code=status.HTTP_202_ACCEPTED, dependencies=[RESPOND])
+@router.post(
+    "/api/captures/{capture_id}/start",
+    status_code=status.HTTP_202_ACCEPTED,
+    dependencies=[RESPOND, SEE_CAPTURE],
+)
 def set_capture_start(capture_id: int, data: StartRequest, session: SessionDep) -> CaptureOut:
     """Place an unaligned capture on the wall clock: its first record at the start given."""
     capture = service.set_start(session, capture_id, data.start)
@@ -209,13 +222,15 @@ def set_capture_start(capture_id: int, data: StartRequest, session: SessionDep) 
     return service.get_capture(session, capture_id)
 
 
-@router.get("/api/captures/{capture_id}", dependencies=[READ])
+@router.get("/api/captures/{capture_id}", dependencies=[READ, SEE_CAPTURE])
 def get_capture(capture_id: int, session: SessionDep) -> CaptureOut:
     return service.get_capture(session, capture_id)
 
 
 @router.post(
-    "/api/captures/{capture_id}/reparse", status_code=status.HTTP_202_ACCEPTED, dependencies=[RESPOND]
+    "/api/captures/{capture_id}/reparse",
+    status_code=status.HTTP_202_ACCEPTED,
+    dependencies=[RESPOND, SEE_CAPTURE],
 )
 def reparse_capture(capture_id: int, session: SessionDep) -> CaptureOut:
     """Parse the stored upload again; the new samples replace the old ones atomically."""
@@ -225,7 +240,7 @@ def reparse_capture(capture_id: int, session: SessionDep) -> CaptureOut:
     return service.get_capture(session, capture_id)
 
 
-@router.get("/api/captures/{capture_id}/documents", dependencies=[READ])
+@router.get("/api/captures/{capture_id}/documents", dependencies=[READ, SEE_CAPTURE])
 def capture_documents(capture_id: int, session: SessionDep) -> list[DocumentOut]:
     """Documents kept whole, such as the collector's system snapshot."""
     service.require_capture(session, capture_id)
@@ -234,7 +249,9 @@ def capture_documents(capture_id: int, session: SessionDep) -> list[DocumentOut]
     ]
 
 
-@router.get("/api/captures/{capture_id}/raw", response_class=FileResponse, dependencies=[RESPOND])
+@router.get(
+    "/api/captures/{capture_id}/raw", response_class=FileResponse, dependencies=[RESPOND, SEE_CAPTURE]
+)
 def download_raw(capture_id: int, session: SessionDep) -> FileResponse:
     capture = service.require_capture(session, capture_id)
     name = download_name(capture.filename, f"capture-{capture.id}")

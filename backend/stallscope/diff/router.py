@@ -13,6 +13,7 @@ from fastapi.responses import Response
 
 from stallscope.analysis.diff import Normalize
 from stallscope.auth.guard import READ
+from stallscope.auth.scope import SEE_QUERY
 from stallscope.config import get_settings
 from stallscope.deps import SessionDep
 from stallscope.diff import service
@@ -94,7 +95,7 @@ SideA = Annotated[SampleFilter, Depends(side_filter("a"))]
 SideB = Annotated[SampleFilter, Depends(side_filter("b"))]
 
 
-@router.get("/api/diff", dependencies=[READ])
+@router.get("/api/diff", dependencies=[READ, SEE_QUERY])
 def diff(
     session: SessionDep,
     a: SideA,

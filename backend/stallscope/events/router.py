@@ -8,6 +8,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 
 from stallscope.auth.guard import READ
+from stallscope.auth.scope import SEE_QUERY
 from stallscope.deps import SessionDep
 from stallscope.events import repository
 from stallscope.events.schemas import EventPage, EventSort
@@ -16,7 +17,7 @@ from stallscope.flame.router import parse_capture_ids
 router = APIRouter(prefix="/api/events", tags=["events"])
 
 
-@router.get("", dependencies=[READ])
+@router.get("", dependencies=[READ, SEE_QUERY])
 def list_events(
     session: SessionDep,
     captures: Annotated[str, Query(description="Comma-separated capture ids")],

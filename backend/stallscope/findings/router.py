@@ -8,6 +8,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 
 from stallscope.auth.guard import READ, RESPOND
+from stallscope.auth.scope import SEE_INCIDENT, WHOLE_INCIDENT
 from stallscope.deps import SessionDep
 from stallscope.findings import service, window
 from stallscope.findings.schemas import BaselineIn, FindingsOut, VerdictIn, VerdictOut, WindowFindingsOut
@@ -17,7 +18,7 @@ from stallscope.worker import enqueue
 router = APIRouter(tags=["findings"])
 
 
-@router.get("/api/incidents/{incident_id}/findings", dependencies=[READ])
+@router.get("/api/incidents/{incident_id}/findings", dependencies=[READ, SEE_INCIDENT, WHOLE_INCIDENT])
 def get_findings(incident_id: int, session: SessionDep) -> FindingsOut:
     """The incident's findings as last computed (after the latest parse or baseline change).
 
@@ -31,7 +32,7 @@ def get_findings(incident_id: int, session: SessionDep) -> FindingsOut:
     return found
 
 
-@router.get("/api/incidents/{incident_id}/findings/window", dependencies=[READ])
+@router.get("/api/incidents/{incident_id}/findings/window", dependencies=[READ, SEE_INCIDENT, WHOLE_INCIDENT])
 def get_window_findings(
     incident_id: int,
     session: SessionDep,
@@ -49,7 +50,7 @@ def get_window_findings(
     return WindowFindingsOut.model_validate(found)
 
 
-@router.put("/api/incidents/{incident_id}/findings/baseline", dependencies=[RESPOND])
+@router.put("/api/incidents/{incident_id}/findings/baseline", dependencies=[RESPOND, SEE_INCIDENT])
 def put_baseline(incident_id: int, body: BaselineIn, session: SessionDep) -> FindingsOut:
     """Choose the healthy hosts; the findings are recomputed by a worker (state `computing` until then)."""
     service.set_baseline(session, incident_id, body.hosts)
@@ -58,7 +59,9 @@ def put_baseline(incident_id: int, body: BaselineIn, session: SessionDep) -> Fin
     return FindingsOut.model_validate(service.findings_of(session, incident_id))
 
 
-@router.post("/api/incidents/{incident_id}/findings/{finding_id}/verdict", dependencies=[RESPOND])
+@router.post(
+    "/api/incidents/{incident_id}/findings/{finding_id}/verdict", dependencies=[RESPOND, SEE_INCIDENT]
+)
 def post_verdict(incident_id: int, finding_id: str, body: VerdictIn, session: SessionDep) -> VerdictOut:
     """Confirm or dismiss a finding (null clears it); kept by finding id across recomputations."""
     service.set_verdict(session, incident_id, finding_id, body.verdict, body.note)

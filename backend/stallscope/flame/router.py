@@ -10,6 +10,7 @@ from fastapi import APIRouter, Depends, Query
 from fastapi.responses import PlainTextResponse, Response
 
 from stallscope.auth.guard import READ
+from stallscope.auth.scope import SEE_QUERY, SEE_STACK
 from stallscope.config import get_settings
 from stallscope.deps import SessionDep
 from stallscope.flame import service
@@ -113,7 +114,7 @@ MaxDepthQuery = Annotated[
 ]
 
 
-@router.get("/api/flame", response_model=FlameOut, dependencies=[READ])
+@router.get("/api/flame", response_model=FlameOut, dependencies=[READ, SEE_QUERY])
 def flame_graph(
     session: SessionDep,
     flt: FilterDep,
@@ -138,7 +139,7 @@ def flame_graph(
     return Response(tree_payload_json(payload, result.root, result.height), media_type="application/json")
 
 
-@router.get("/api/flame/folded", response_class=PlainTextResponse, dependencies=[READ])
+@router.get("/api/flame/folded", response_class=PlainTextResponse, dependencies=[READ, SEE_QUERY])
 def folded(session: SessionDep, flt: FilterDep, focus: FocusDep) -> PlainTextResponse:
     """The same view as folded stacks, for flamegraph.pl, inferno, speedscope and friends."""
     body = service.folded(session, flt, focus)
@@ -146,7 +147,7 @@ def folded(session: SessionDep, flt: FilterDep, focus: FocusDep) -> PlainTextRes
     return PlainTextResponse(body, headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 
-@router.get("/api/stacks/{stack_id}", dependencies=[READ])
+@router.get("/api/stacks/{stack_id}", dependencies=[READ, SEE_STACK])
 def stack_frames(stack_id: int, session: SessionDep) -> list[FrameOut]:
     """A stored stack's frames, root first (events carry stack ids)."""
     if not stack_exists(session, stack_id):
@@ -155,6 +156,6 @@ def stack_frames(stack_id: int, session: SessionDep) -> list[FrameOut]:
     return [FrameOut(name=frames[f].name, kind=frames[f].kind) for f in stacks[stack_id]]
 
 
-@router.get("/api/facets", dependencies=[READ])
+@router.get("/api/facets", dependencies=[READ, SEE_QUERY])
 def facets(session: SessionDep, flt: FilterDep) -> FacetsOut:
     return service.facets(session, flt)

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Depends, Query
 
 from stallscope.analysis.heatmap import HeatmapStream, ValueKind
 from stallscope.auth.guard import READ
+from stallscope.auth.scope import SEE_QUERY
 from stallscope.deps import SessionDep
 from stallscope.heatmap import service
 from stallscope.heatmap.schemas import HeatmapOut, HeatmapQuery, StreamsOut
@@ -73,13 +74,13 @@ def heatmap_query(
     )
 
 
-@router.get("/api/heatmap", response_model=HeatmapOut, dependencies=[READ])
+@router.get("/api/heatmap", response_model=HeatmapOut, dependencies=[READ, SEE_QUERY])
 def heatmap(session: SessionDep, q: Annotated[HeatmapQuery, Depends(heatmap_query)]) -> HeatmapOut:
     """Seconds across, offsets within each second down; cells aggregated in the database."""
     return service.heatmap(session, q)
 
 
-@router.get("/api/heatmap/streams", response_model=StreamsOut, dependencies=[READ])
+@router.get("/api/heatmap/streams", response_model=StreamsOut, dependencies=[READ, SEE_QUERY])
 def streams(session: SessionDep, captures: CapturesParam) -> StreamsOut:
     """Which streams (and events, names or states) the captures have, busiest first."""
     return service.streams(session, parse_capture_ids(captures))

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from stallscope.kit.text import MultiLine, SingleLine
 
 Severity = Literal["sev1", "sev2", "sev3", "sev4"]
+Visibility = Literal["team", "restricted"]
 
 
 class IncidentCreate(BaseModel):
@@ -17,6 +18,12 @@ class IncidentCreate(BaseModel):
     severity: Severity = "sev3"
     started_at: datetime
     summary: MultiLine = Field(default="", max_length=100_000)
+    visibility: Visibility = Field(
+        default="team", description="team: everyone with an account; restricted: its members and admins"
+    )
+    members: list[SingleLine] = Field(
+        default_factory=list, max_length=500, description="User names who may see a restricted incident"
+    )
 
     @field_validator("started_at")
     @classmethod
@@ -36,3 +43,6 @@ class IncidentOut(BaseModel):
     summary: str
     created_at: datetime
     capture_count: int
+    visibility: Visibility = "team"
+    members: list[str] = Field(default_factory=list)
+    """Who may see it when restricted (admins always may)."""

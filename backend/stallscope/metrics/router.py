@@ -8,6 +8,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 
 from stallscope.auth.guard import READ
+from stallscope.auth.scope import SEE_QUERY, SEE_SERIES
 from stallscope.deps import SessionDep
 from stallscope.flame.router import parse_capture_ids
 from stallscope.metrics import service
@@ -16,7 +17,7 @@ from stallscope.metrics.schemas import SeriesOut, SeriesPoints
 router = APIRouter(prefix="/api/metrics", tags=["metrics"])
 
 
-@router.get("/series", dependencies=[READ])
+@router.get("/series", dependencies=[READ, SEE_QUERY])
 def list_series(
     session: SessionDep,
     captures: Annotated[str | None, Query(description="Comma-separated capture ids")] = None,
@@ -28,7 +29,7 @@ def list_series(
     return service.list_series(session, parse_capture_ids(captures or ""), incident)
 
 
-@router.get("/series/{series_id}/points", dependencies=[READ])
+@router.get("/series/{series_id}/points", dependencies=[READ, SEE_SERIES])
 def series_points(
     series_id: int,
     session: SessionDep,

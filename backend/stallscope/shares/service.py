@@ -6,8 +6,9 @@ Sharing the same view twice gives the same link.
 
 from __future__ import annotations
 
+import re
 import secrets
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 from sqlalchemy.orm import Session
 
@@ -55,3 +56,23 @@ def resolve(session: Session, link_id: str) -> ShortLink:
     if link is None:
         raise NotFound(f"short link {link_id!r} does not exist")
     return link
+
+
+def target_scope(target: str) -> tuple[int | None, list[int]]:
+    """The incident and the captures a shared view names (in its path or its query), so the link
+    opens only for people who may see them."""
+    parts = urlsplit(target)
+    query = parse_qs(parts.query)
+    incident: int | None = None
+    captures: list[int] = []
+    if match := re.match(r"^/incidents/(\d+)", parts.path):
+        incident = int(match.group(1))
+    if match := re.match(r"^/captures/(\d+)", parts.path):
+        captures.append(int(match.group(1)))
+    for value in query.get("incident", []):
+        if value.strip().isdigit():
+            incident = int(value)
+    for key in ("captures", "a.captures", "b.captures"):
+        for value in query.get(key, []):
+            captures.extend(int(part) for part in re.findall(r"\d+", value))
+    return incident, captures

@@ -6,7 +6,8 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
-from stallscope.auth.guard import READ
+from stallscope.auth.guard import READ, Reader
+from stallscope.auth.scope import SEE_INCIDENT, SEE_QUERY
 from stallscope.deps import SessionDep
 from stallscope.kit.errors import Invalid
 from stallscope.snapshots import service
@@ -17,13 +18,16 @@ router = APIRouter(tags=["snapshots"])
 SIDE_HELP = "CAPTURE or CAPTURE:TAKE (take 0, the first, when left out)"
 
 
-@router.get("/api/incidents/{incident_id}/snapshots", dependencies=[READ])
-def list_snapshots(incident_id: int, session: SessionDep) -> list[SnapshotRef]:
+@router.get("/api/incidents/{incident_id}/snapshots", dependencies=[READ, SEE_INCIDENT])
+def list_snapshots(incident_id: int, session: SessionDep, principal: Reader) -> list[SnapshotRef]:
     """Every snapshot of the incident's captures, one per take, by capture then take."""
-    return service.list_snapshots(session, incident_id)
+    snapshots = service.list_snapshots(session, incident_id)
+    if principal.capture_ids is None:
+        return snapshots
+    return [s for s in snapshots if s.capture_id in principal.capture_ids]
 
 
-@router.get("/api/snapshots/diff", dependencies=[READ])
+@router.get("/api/snapshots/diff", dependencies=[READ, SEE_QUERY])
 def config_diff(
     session: SessionDep,
     a: Annotated[str, Query(description=SIDE_HELP)],

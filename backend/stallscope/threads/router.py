@@ -8,6 +8,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 
 from stallscope.auth.guard import READ
+from stallscope.auth.scope import SEE_QUERY
 from stallscope.deps import SessionDep
 from stallscope.flame.router import parse_capture_ids
 from stallscope.threads import service
@@ -19,7 +20,7 @@ router = APIRouter(tags=["threads"])
 MAX_THREADS = 5000
 
 
-@router.get("/api/threads", response_model=ThreadsOut, dependencies=[READ])
+@router.get("/api/threads", response_model=ThreadsOut, dependencies=[READ, SEE_QUERY])
 def thread_states(
     session: SessionDep,
     captures: Annotated[str, Query(description="Comma-separated capture ids")],
@@ -37,7 +38,7 @@ def thread_states(
     return service.breakdown(session, flt, comm_regex, limit)
 
 
-@router.get("/api/threads/strip", response_model=StripOut, dependencies=[READ])
+@router.get("/api/threads/strip", response_model=StripOut, dependencies=[READ, SEE_QUERY])
 def thread_strip(
     session: SessionDep,
     captures: Annotated[str, Query(description="Comma-separated capture ids")],

@@ -8,6 +8,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Query
 
 from stallscope.auth.guard import READ
+from stallscope.auth.scope import SEE_QUERY
 from stallscope.deps import SessionDep
 from stallscope.flame.router import parse_capture_ids
 from stallscope.kit.errors import Invalid
@@ -47,13 +48,13 @@ def _aware(name: str, value: datetime | None) -> datetime | None:
 SelectionDep = Annotated[service.Selection, Depends(selection)]
 
 
-@router.get("/api/timeline/tracks", dependencies=[READ])
+@router.get("/api/timeline/tracks", dependencies=[READ, SEE_QUERY])
 def list_tracks(session: SessionDep, sel: SelectionDep) -> TracksOut:
     """Every track the selected captures offer, grouped by host, with ids for `/api/timeline?tracks=`."""
     return service.list_tracks(session, sel)
 
 
-@router.get("/api/timeline", dependencies=[READ])
+@router.get("/api/timeline", dependencies=[READ, SEE_QUERY])
 def timeline(
     session: SessionDep,
     sel: SelectionDep,
