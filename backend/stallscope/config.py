@@ -34,6 +34,22 @@ class Settings(BaseSettings):
     admin_password: str | None = None
     """The first admin's password on a fresh console; unset, a random one is printed once."""
 
+    oidc_issuer: str | None = None
+    """Single sign-on through this OpenID Connect provider (its issuer URL); unset, passwords only."""
+    oidc_client_id: str = ""
+    oidc_client_secret: str = ""
+    oidc_scopes: str = "openid email profile"
+    oidc_label: str = "single sign-on"
+    """What the sign-in page's button says: "Sign in with <label>"."""
+    oidc_redirect_url: str | None = None
+    """The callback URL registered at the provider; unset: this console's URL + /api/auth/oidc/callback."""
+    oidc_default_role: str = "viewer"
+    """The role of an account made at its first single sign-on (when no group below matches)."""
+    oidc_groups_claim: str = "groups"
+    oidc_admin_groups: str = ""
+    """Comma-separated provider groups whose members are admins (checked at every sign-on)."""
+    oidc_responder_groups: str = ""
+
     allowed_hosts: str = ""
     """Comma-separated Host names the console answers to, beside the listen address and localhost.
 

@@ -13,6 +13,7 @@ from stallscope.annotations.router import router as annotations_router
 from stallscope.auth.admin_router import router as admin_router
 from stallscope.auth.declared import undeclared_routes
 from stallscope.auth.guest_router import router as guest_router
+from stallscope.auth.oidc_router import router as oidc_router
 from stallscope.auth.router import router as auth_router
 from stallscope.captures.router import router as captures_router
 from stallscope.config import get_settings
@@ -73,6 +74,7 @@ def create_app() -> FastAPI:
     app.include_router(auth_router)
     app.include_router(admin_router)
     app.include_router(guest_router)
+    app.include_router(oidc_router)
     app.include_router(incidents_router)
     app.include_router(captures_router)
     app.include_router(flame_router)

@@ -3,4 +3,5 @@ pytest_plugins = [
     "tests.fixtures.worker",
     "tests.fixtures.corpus",
     "tests.fixtures.http_console",
+    "tests.fixtures.oidc_provider",
 ]

@@ -1,5 +1,6 @@
 """People: accounts, sessions, personal API tokens, scoped collector tokens, incident visibility and
-members, guest links for vendors, the login throttle and the append-only audit log.
+members, guest links for vendors, single sign-on's pending logins, the login throttle and the
+append-only audit log.
 
 Revision ID: 0011
 Revises: 0010
@@ -97,6 +98,14 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("incident_id", "user_id"),
     )
     op.create_table(
+        "oidc_logins",
+        sa.Column("state", sa.Text, primary_key=True),
+        sa.Column("nonce", sa.Text, nullable=False),
+        sa.Column("code_verifier", sa.Text, nullable=False),
+        sa.Column("next", sa.Text, nullable=False),
+        _at("created_at", nullable=False),
+    )
+    op.create_table(
         "login_attempts",
         sa.Column("id", sa.BigInteger, primary_key=True),
         _at("at", nullable=False),
@@ -137,6 +146,7 @@ def downgrade() -> None:
     op.execute("DROP FUNCTION audit_log_append_only()")
     op.drop_table("audit_log")
     op.drop_table("login_attempts")
+    op.drop_table("oidc_logins")
     op.drop_table("incident_members")
     op.drop_column("incidents", "created_by")
     op.drop_constraint("visibility", "incidents")

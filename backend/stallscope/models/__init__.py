@@ -18,6 +18,7 @@ from stallscope.models.people import (
     guest_links,
     incident_members,
     login_attempts,
+    oidc_logins,
     user_sessions,
     users,
 )
@@ -53,6 +54,7 @@ __all__ = [
     "incident_members",
     "login_attempts",
     "metrics",
+    "oidc_logins",
     "sample_rollup_captures",
     "samples",
     "timeline_rollups",

@@ -95,6 +95,17 @@ incident_members = Table(
     Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
 )
 
+oidc_logins = Table(
+    "oidc_logins",
+    Base.metadata,
+    # A sign-on between the redirect to the provider and its callback (kept ten minutes at most).
+    Column("state", Text, primary_key=True),
+    Column("nonce", Text, nullable=False),
+    Column("code_verifier", Text, nullable=False),
+    Column("next", Text, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
 login_attempts = Table(
     "login_attempts",
     Base.metadata,

@@ -22,6 +22,9 @@ PUBLIC = None
 EXPECTED: dict[tuple[str, str], Permission | None] = {
     ("GET", "/api/health"): PUBLIC,
     ("POST", "/api/auth/login"): PUBLIC,
+    ("GET", "/api/auth/oidc"): PUBLIC,
+    ("GET", "/api/auth/oidc/login"): PUBLIC,
+    ("GET", "/api/auth/oidc/callback"): PUBLIC,
     ("POST", "/api/auth/logout"): R,
     ("GET", "/api/auth/me"): R,
     ("POST", "/api/auth/password"): R,
