@@ -128,12 +128,15 @@ def prepare_capture(tmp: Path, build_args: list[str], script: str = __file__) ->
 
 def time_queries(capture_id: int) -> dict[str, list[float]]:
     from fastapi.testclient import TestClient
+    from signed_in import admin_headers
 
     from stallscope.flame import service as flame_service
     from stallscope.main import create_app
 
     timings: dict[str, list[float]] = {"cold": [], "warm": [], "zoom": [], "folded": []}
-    with TestClient(create_app(), base_url="http://localhost") as client:
+    with TestClient(
+        create_app(), base_url="http://localhost", headers=admin_headers(os.environ["DATABASE_URL"])
+    ) as client:
         params = {"captures": str(capture_id)}
         for _ in range(QUERY_REPEATS):
             flame_service._tree_cache.clear()

@@ -172,6 +172,7 @@ def clear_caches() -> None:
 
 def measure(state: dict[str, Any], repeat: int) -> list[tuple[str, list[float], str]]:
     from fastapi.testclient import TestClient
+    from signed_in import admin_headers
     from sqlalchemy import text
 
     from stallscope.db import get_session_factory
@@ -190,7 +191,9 @@ def measure(state: dict[str, Any], repeat: int) -> list[tuple[str, list[float], 
 
         return run
 
-    with TestClient(create_app(), base_url="http://localhost") as client:
+    with TestClient(
+        create_app(), base_url="http://localhost", headers=admin_headers(os.environ["DATABASE_URL"])
+    ) as client:
 
         def get(path: str, **params: Any) -> Callable[[], Any]:
             def run() -> Any:

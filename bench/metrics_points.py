@@ -124,6 +124,7 @@ def main() -> None:
     args = parser.parse_args()
 
     from fastapi.testclient import TestClient
+    from signed_in import admin_headers
     from sqlalchemy import text
 
     from stallscope.config import get_settings
@@ -145,7 +146,9 @@ def main() -> None:
         span = STEP * (args.points - 1)
         tenth = (T0 + span * 0.45).isoformat(), (T0 + span * 0.55).isoformat()
 
-        with TestClient(create_app(), base_url="http://localhost") as client:
+        with TestClient(
+            create_app(), base_url="http://localhost", headers=admin_headers(os.environ["DATABASE_URL"])
+        ) as client:
 
             def get(path: str, **params: Any) -> Callable[[], Any]:
                 def run() -> Any:

@@ -5,10 +5,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated
 
-from fastapi import APIRouter, Query, Response, status
+from fastapi import APIRouter, Query, Request, Response, status
 
 from stallscope.annotations import service
 from stallscope.annotations.schemas import AnnotationCreate, AnnotationOut, AnnotationUpdate
+from stallscope.auth import audit
 from stallscope.auth.guard import READ, RESPOND
 from stallscope.auth.scope import SEE_ANNOTATION, SEE_INCIDENT
 from stallscope.deps import SessionDep
@@ -32,15 +33,21 @@ def list_annotations(
     status_code=status.HTTP_201_CREATED,
     dependencies=[RESPOND, SEE_INCIDENT],
 )
-def create_annotation(incident_id: int, data: AnnotationCreate, session: SessionDep) -> AnnotationOut:
+def create_annotation(
+    incident_id: int, data: AnnotationCreate, session: SessionDep, request: Request
+) -> AnnotationOut:
     annotation = service.create(session, incident_id, data)
+    audit.record_request(request, session, "create", "annotation", annotation.id, incident_id)
     session.commit()
     return annotation
 
 
 @router.patch("/api/annotations/{annotation_id}", dependencies=[RESPOND, SEE_ANNOTATION])
-def update_annotation(annotation_id: int, data: AnnotationUpdate, session: SessionDep) -> AnnotationOut:
+def update_annotation(
+    annotation_id: int, data: AnnotationUpdate, session: SessionDep, request: Request
+) -> AnnotationOut:
     annotation = service.update(session, annotation_id, data)
+    audit.record_request(request, session, "change", "annotation", annotation_id, annotation.incident_id)
     session.commit()
     return annotation
 
@@ -50,7 +57,8 @@ def update_annotation(annotation_id: int, data: AnnotationUpdate, session: Sessi
     status_code=status.HTTP_204_NO_CONTENT,
     dependencies=[RESPOND, SEE_ANNOTATION],
 )
-def delete_annotation(annotation_id: int, session: SessionDep) -> Response:
-    service.delete(session, annotation_id)
+def delete_annotation(annotation_id: int, session: SessionDep, request: Request) -> Response:
+    incident_id = service.delete(session, annotation_id)
+    audit.record_request(request, session, "delete", "annotation", annotation_id, incident_id)
     session.commit()
     return Response(status_code=status.HTTP_204_NO_CONTENT)

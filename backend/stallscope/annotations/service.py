@@ -44,5 +44,9 @@ def update(session: Session, annotation_id: int, data: AnnotationUpdate) -> Anno
     return AnnotationOut.model_validate(annotation)
 
 
-def delete(session: Session, annotation_id: int) -> None:
-    repository.delete(session, _require(session, annotation_id))
+def delete(session: Session, annotation_id: int) -> int:
+    """Delete it; returns its incident (for the audit log)."""
+    annotation = _require(session, annotation_id)
+    incident_id = annotation.incident_id
+    repository.delete(session, annotation)
+    return incident_id

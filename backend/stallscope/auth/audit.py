@@ -10,6 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from fastapi import Request
 from psycopg.types.json import Jsonb
 from sqlalchemy import text
 from sqlalchemy.orm import Session
@@ -97,3 +98,18 @@ def entries(
         "address",
     )
     return [dict(zip(keys, row, strict=True)) for row in rows]
+
+
+def record_request(
+    request: Request,
+    session: Session,
+    action: str,
+    object_type: str,
+    object_id: int | str | None = None,
+    incident_id: int | None = None,
+    detail: dict[str, Any] | None = None,
+) -> None:
+    """`record` for the principal the request speaks for (its permission dependency set it)."""
+    principal = getattr(request.state, "principal", None)
+    address = request.client.host if request.client else None
+    record(session, principal, action, object_type, object_id, incident_id, detail, address)

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Depends, HTTPException, Query, Request, status
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import FileResponse
 
-from stallscope.auth import access
+from stallscope.auth import access, audit
 from stallscope.auth.access import require_upload_scope
 from stallscope.auth.guard import READ, RESPOND, UPLOAD, Reader, Uploader
 from stallscope.auth.principal import Principal
@@ -71,12 +71,14 @@ async def _store_body(request: Request) -> StoredBlob:
         raise
 
 
-def _record_and_queue(incident_id: int, upload: UploadInfo, blob: StoredBlob) -> CaptureOut:
+def _record_and_queue(request: Request, incident_id: int, upload: UploadInfo, blob: StoredBlob) -> CaptureOut:
     """The capture row for a stored upload, and its parse message; a blob no row took is removed."""
     factory = get_session_factory(database_url(get_settings()))
     try:
         with factory() as session:
             capture = service.record_upload(session, incident_id, upload, blob)
+            detail = {"filename": upload.filename, "host": upload.host, "bytes": blob.size_bytes}
+            audit.record_request(request, session, "create", "capture", capture.id, incident_id, detail)
             session.commit()
             out = service.get_capture(session, capture.id)
     except BaseException:
@@ -174,7 +176,7 @@ async def upload_capture(
     """Store the raw body (plain, gzip or zstd) and queue it for parsing; returns at once."""
     await run_in_threadpool(_require_incident, principal, incident_id, upload)  # before a byte is stored
     blob = await _store_body(request)
-    return await run_in_threadpool(_record_and_queue, incident_id, upload, blob)
+    return await run_in_threadpool(_record_and_queue, request, incident_id, upload, blob)
 
 
 @router.post(
@@ -193,7 +195,7 @@ async def collector_upload(
     limited to one incident and one host); credentials are checked before the body is read."""
     await run_in_threadpool(_require_incident, principal, incident, upload)
     blob = await _store_body(request)
-    return await run_in_threadpool(_record_and_queue, incident, upload, blob)
+    return await run_in_threadpool(_record_and_queue, request, incident, upload, blob)
 
 
 @router.post(
@@ -201,9 +203,12 @@ async def collector_upload(
     status_code=status.HTTP_202_ACCEPTED,
     dependencies=[RESPOND, SEE_CAPTURE],
 )
-def shift_capture(capture_id: int, data: ShiftRequest, session: SessionDep) -> CaptureOut:
+def shift_capture(capture_id: int, data: ShiftRequest, session: SessionDep, request: Request) -> CaptureOut:
     """Move the capture on the wall-clock axis; every record is re-timed from the stored upload."""
     capture = service.set_shift(session, capture_id, data.shift)
+    audit.record_request(
+        request, session, "change", "capture", capture_id, capture.incident_id, {"shift": data.shift}
+    )
     session.commit()
     send_parse(capture_id, capture.parse_attempt)
     return service.get_capture(session, capture_id)
@@ -214,9 +219,13 @@ def shift_capture(capture_id: int, data: ShiftRequest, session: SessionDep) -> C
     status_code=status.HTTP_202_ACCEPTED,
     dependencies=[RESPOND, SEE_CAPTURE],
 )
-def set_capture_start(capture_id: int, data: StartRequest, session: SessionDep) -> CaptureOut:
+def set_capture_start(
+    capture_id: int, data: StartRequest, session: SessionDep, request: Request
+) -> CaptureOut:
     """Place an unaligned capture on the wall clock: its first record at the start given."""
     capture = service.set_start(session, capture_id, data.start)
+    start = {"start": str(data.start)}
+    audit.record_request(request, session, "change", "capture", capture_id, capture.incident_id, start)
     session.commit()
     send_parse(capture_id, capture.parse_attempt)
     return service.get_capture(session, capture_id)
@@ -252,7 +261,12 @@ def capture_documents(capture_id: int, session: SessionDep) -> list[DocumentOut]
 @router.get(
     "/api/captures/{capture_id}/raw", response_class=FileResponse, dependencies=[RESPOND, SEE_CAPTURE]
 )
-def download_raw(capture_id: int, session: SessionDep) -> FileResponse:
+def download_raw(capture_id: int, session: SessionDep, request: Request) -> FileResponse:
+    """The upload as it was sent (an export: in the audit log)."""
     capture = service.require_capture(session, capture_id)
+    audit.record_request(
+        request, session, "export", "capture", capture_id, capture.incident_id, {"raw": True}
+    )
+    session.commit()
     name = download_name(capture.filename, f"capture-{capture.id}")
     return FileResponse(capture.blob_path, filename=name, media_type="application/octet-stream")

@@ -5,8 +5,9 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Annotated
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
 
+from stallscope.auth import audit
 from stallscope.auth.guard import READ, RESPOND
 from stallscope.auth.scope import SEE_INCIDENT, WHOLE_INCIDENT
 from stallscope.deps import SessionDep
@@ -51,9 +52,12 @@ def get_window_findings(
 
 
 @router.put("/api/incidents/{incident_id}/findings/baseline", dependencies=[RESPOND, SEE_INCIDENT])
-def put_baseline(incident_id: int, body: BaselineIn, session: SessionDep) -> FindingsOut:
+def put_baseline(incident_id: int, body: BaselineIn, session: SessionDep, request: Request) -> FindingsOut:
     """Choose the healthy hosts; the findings are recomputed by a worker (state `computing` until then)."""
     service.set_baseline(session, incident_id, body.hosts)
+    audit.record_request(
+        request, session, "change", "findings-baseline", None, incident_id, {"hosts": body.hosts}
+    )
     session.commit()
     enqueue(COMPUTE_TASK, incident_id)
     return FindingsOut.model_validate(service.findings_of(session, incident_id))
@@ -62,9 +66,13 @@ def put_baseline(incident_id: int, body: BaselineIn, session: SessionDep) -> Fin
 @router.post(
     "/api/incidents/{incident_id}/findings/{finding_id}/verdict", dependencies=[RESPOND, SEE_INCIDENT]
 )
-def post_verdict(incident_id: int, finding_id: str, body: VerdictIn, session: SessionDep) -> VerdictOut:
+def post_verdict(
+    incident_id: int, finding_id: str, body: VerdictIn, session: SessionDep, request: Request
+) -> VerdictOut:
     """Confirm or dismiss a finding (null clears it); kept by finding id across recomputations."""
     service.set_verdict(session, incident_id, finding_id, body.verdict, body.note)
+    verdict = {"verdict": body.verdict, "note": body.note}
+    audit.record_request(request, session, "change", "finding-verdict", finding_id, incident_id, verdict)
     session.commit()
     at = datetime.now(UTC) if body.verdict else None
     return VerdictOut(verdict=body.verdict, note=body.note if body.verdict else "", at=at)
