@@ -9,7 +9,8 @@ import { ViewTabs } from '../../shared/components/ViewTabs';
 import { useDocumentTitle } from '../../shared/hooks/useDocumentTitle';
 import { useUrlText } from '../../shared/hooks/useUrlText';
 import { bucketsFor, bucketsForWidth, capturesApart, chartsByUnit, seriesWindows, toChartPoints, type ChartSeries, type XMode } from './chartData';
-import { decodeMetricsView, encodeMetricsView, type CounterMode, type MetricsViewState } from './metricsView';
+import { MetricSummaryTable } from './MetricSummaryTable';
+import { decodeMetricsView, encodeMetricsView, noShownText, seriesToShow, wantsShown, type CounterMode, type MetricsViewState } from './metricsView';
 import { SeriesPicker } from './SeriesPicker';
 import { seriesTitle } from './seriesList';
 import { UnitChartBlock } from './UnitChartBlock';
@@ -28,8 +29,11 @@ export function MetricsPage() {
   const [params, setParams] = useSearchParams();
   const view = useMemo(() => decodeMetricsView(params), [params]);
   useDocumentTitle('Metrics');
+  // Series picked (by hand or from a `show` link) replace what the link asked to show.
   const setView = (patch: Partial<MetricsViewState>) =>
-    setParams(encodeMetricsView({ ...decodeMetricsView(window.location.search), ...patch }), { replace: true });
+    setParams(encodeMetricsView({ ...decodeMetricsView(window.location.search), ...patch, ...('series' in patch ? { show: '', labels: [] } : {}) }), {
+      replace: true,
+    });
   if (view.captures.length === 0 && view.incident === null) {
     return (
       <EmptyState title="Choose an incident">
@@ -69,6 +73,12 @@ function MetricsView({ view, setView }: { view: MetricsViewState; setView: (p: P
     queryFn: ({ signal }) => (byIncident && view.incident !== null ? listIncidentSeries(view.incident, signal) : listSeries(view.captures, signal)),
   });
   const search = useUrlText(view.search, (text) => setView({ search: text }));
+  // A link naming a series (a finding's evidence) becomes that series' ids once the list is here.
+  useEffect(() => {
+    if (!list.data || !wantsShown(view)) return;
+    const ids = seriesToShow(list.data, view);
+    if (ids.length > 0) setView({ series: ids });
+  }, [list.data, view, setView]);
 
   const crumbs = (
     <nav className="crumbs">
@@ -185,7 +195,13 @@ function Charts({ all, view, setView }: { all: MetricSeries[] | undefined; view:
         </p>
       ) : null}
       {points.error ? <ErrorBanner title="Could not load points." error={points.error} /> : null}
-      {chosen.length === 0 ? (
+      {chosen.length === 0 && wantsShown(view) && !all ? <p className="muted">Loading series…</p> : null}
+      {chosen.length === 0 && wantsShown(view) && all ? (
+        <EmptyState title={noShownText(view)}>
+          <p className="muted small">The link asked for this series, but no capture of the incident holds it. Pick one or more series from the list.</p>
+        </EmptyState>
+      ) : null}
+      {chosen.length === 0 && !wantsShown(view) ? (
         <EmptyState title="Pick one or more series">
           <p className="muted small">
             Counters are drawn as their rate per second, latencies as p50/p90/p99/max per bucket, other series as their average with the min–max
@@ -197,6 +213,7 @@ function Charts({ all, view, setView }: { all: MetricSeries[] | undefined; view:
       {charts.map((chart) => (
         <UnitChartBlock key={chart.unit} chart={chart} xMode={view.x} width={width} />
       ))}
+      {chartSeries.length > 0 ? <MetricSummaryTable series={chartSeries} /> : null}
     </section>
   );
 }

@@ -68,12 +68,32 @@ describe('series list', () => {
 
 describe('metrics view in the URL', () => {
   it('round-trips', () => {
-    const v = { incident: 2, captures: [3], series: [8, 18], search: 'cpu', x: 'start' as const, counters: 'raw' as const };
+    const v = {
+      incident: 2,
+      captures: [3],
+      series: [8, 18],
+      search: 'cpu',
+      x: 'start' as const,
+      counters: 'raw' as const,
+      show: '',
+      labels: [],
+      hosts: [],
+    };
     expect(decodeMetricsView(encodeMetricsView(v))).toEqual(v);
     expect(metricsHref({ captures: [3] })).toBe('/metrics?v=1&captures=3');
   });
   it('reads older links as wall clock and rates', () => {
-    expect(decodeMetricsView('v=1&incident=4')).toEqual({ incident: 4, captures: [], series: [], search: '', x: 'time', counters: 'rate' });
+    expect(decodeMetricsView('v=1&incident=4')).toEqual({
+      incident: 4,
+      captures: [],
+      series: [],
+      search: '',
+      x: 'time',
+      counters: 'rate',
+      show: '',
+      labels: [],
+      hosts: [],
+    });
     expect(decodeMetricsView('incident=zero&x=sideways&counters=x')).toMatchObject({ incident: null, x: 'time', counters: 'rate' });
   });
 });

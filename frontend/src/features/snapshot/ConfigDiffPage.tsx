@@ -4,7 +4,8 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import { EmptyState } from '../../shared/components/EmptyState';
 import { ErrorBanner } from '../../shared/components/ErrorBanner';
 import { useDocumentTitle } from '../../shared/hooks/useDocumentTitle';
-import { cellText, groups, onlyReadSummary, pickPair, sideId, snapshotLabel, startEndPairs, type RowGroup } from './configDiffView';
+import { listCaptures } from '../../api/endpoints';
+import { cellText, groups, onlyReadSummary, pickPair, sideId, snapshotLabel, startEndPairs, uploadHosts, type RowGroup, type UploadHosts } from './configDiffView';
 import { getConfigDiff, listSnapshots, type ConfigDiff, type SnapshotRef } from './diffApi';
 import './configDiff.css';
 
@@ -21,6 +22,14 @@ export function ConfigDiffPage() {
     queryFn: ({ signal }) => listSnapshots(incident, signal),
     enabled: valid,
   });
+  // The hosts the captures were uploaded under: the names findings use, which a snapshot's own
+  // hostname (often the same VM image's) may not tell apart.
+  const captures = useQuery({
+    queryKey: ['config-diff', 'captures', incident],
+    queryFn: ({ signal }) => listCaptures(incident, signal),
+    enabled: valid,
+  });
+  const hosts = useMemo(() => uploadHosts(captures.data ?? []), [captures.data]);
   const urlA = params.get('a');
   const urlB = params.get('b');
   const [a, b] = useMemo(() => pickPair(snapshots.data ?? [], urlA, urlB), [snapshots.data, urlA, urlB]);
@@ -56,8 +65,8 @@ export function ConfigDiffPage() {
       ) : null}
       {all.length >= 2 ? (
         <div className="config-diff-pickers">
-          <SidePicker label="A (baseline)" value={a} snapshots={all} onChange={(v) => choose('a', v)} />
-          <SidePicker label="B (compared)" value={b} snapshots={all} onChange={(v) => choose('b', v)} />
+          <SidePicker label="A (baseline)" value={a} snapshots={all} hosts={hosts} onChange={(v) => choose('a', v)} />
+          <SidePicker label="B (compared)" value={b} snapshots={all} hosts={hosts} onChange={(v) => choose('b', v)} />
           {startEndPairs(all).map(([first, last]) => (
             <button
               key={first.capture_id}
@@ -72,19 +81,31 @@ export function ConfigDiffPage() {
       ) : null}
       {diff.isError ? <ErrorBanner title="Could not compare these snapshots." error={diff.error} onRetry={() => void diff.refetch()} /> : null}
       {diff.isPending && a !== null && b !== null ? <p className="muted">Comparing…</p> : null}
-      {diff.data ? <DiffTables diff={diff.data} all={all} filter={filter} setFilter={setFilter} /> : null}
+      {diff.data ? <DiffTables diff={diff.data} all={all} hosts={hosts} filter={filter} setFilter={setFilter} /> : null}
     </div>
   );
 }
 
-function SidePicker({ label, value, snapshots, onChange }: { label: string; value: string | null; snapshots: SnapshotRef[]; onChange: (v: string) => void }) {
+function SidePicker({
+  label,
+  value,
+  snapshots,
+  hosts,
+  onChange,
+}: {
+  label: string;
+  value: string | null;
+  snapshots: SnapshotRef[];
+  hosts: UploadHosts;
+  onChange: (v: string) => void;
+}) {
   return (
     <label className="config-diff-picker">
       <span className="small muted">{label}</span>
       <select value={value ?? ''} onChange={(e) => onChange(e.target.value)}>
         {snapshots.map((s) => (
           <option key={sideId(s)} value={sideId(s)}>
-            {snapshotLabel(s, snapshots)}
+            {snapshotLabel(s, snapshots, hosts)}
           </option>
         ))}
       </select>
@@ -92,7 +113,19 @@ function SidePicker({ label, value, snapshots, onChange }: { label: string; valu
   );
 }
 
-function DiffTables({ diff, all, filter, setFilter }: { diff: ConfigDiff; all: SnapshotRef[]; filter: string; setFilter: (v: string) => void }) {
+function DiffTables({
+  diff,
+  all,
+  hosts,
+  filter,
+  setFilter,
+}: {
+  diff: ConfigDiff;
+  all: SnapshotRef[];
+  hosts: UploadHosts;
+  filter: string;
+  setFilter: (v: string) => void;
+}) {
   const shown = groups(diff, filter);
   const differs = diff.changed.length + diff.added.length + diff.removed.length;
   return (
@@ -103,7 +136,7 @@ function DiffTables({ diff, all, filter, setFilter }: { diff: ConfigDiff; all: S
         {diff.changed.length} changed · {diff.added.length} added · {diff.removed.length} removed · {diff.unchanged.length} unchanged
         <span className="muted">
           {' '}
-          — A: {snapshotLabel(diff.a, all)}; B: {snapshotLabel(diff.b, all)}
+          — A: {snapshotLabel(diff.a, all, hosts)}; B: {snapshotLabel(diff.b, all, hosts)}
         </span>
       </p>
       <input

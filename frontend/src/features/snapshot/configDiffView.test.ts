@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ConfigDiff, KeyChange, SnapshotRef } from './diffApi';
 import { decodeConfigDiff } from './diffApi';
-import { cellText, defaultPair, groups, onlyReadSummary, parseSide, pickPair, sideId, snapshotLabel, startEndPairs } from './configDiffView';
+import { cellText, defaultPair, groups, onlyReadSummary, parseSide, pickPair, sideId, snapshotLabel, startEndPairs, uploadHosts } from './configDiffView';
 
 const ref = (capture_id: number, take: number, extra: Partial<SnapshotRef> = {}): SnapshotRef => ({
   capture_id,
@@ -53,6 +53,18 @@ describe('sides', () => {
     expect(one && snapshotLabel(one, all)).toBe('#1 f1.txt · vm');
     expect(end && snapshotLabel(end, all)).toBe('#2 f2.txt · take 2 of 2 (end) · vm');
   });
+  it('names the host the capture was uploaded under, with the snapshot’s own hostname when it differs', () => {
+    const all = [ref(1, 0), ref(2, 0, { label: 'start' }), ref(2, 1, { label: 'end' })];
+    const hosts = uploadHosts([
+      { id: 1, host: 'bad' },
+      { id: 2, host: 'vm' },
+      { id: 3, host: null },
+    ]);
+    const [one, , end] = all;
+    expect(one && snapshotLabel(one, all, hosts)).toBe('#1 f1.txt · host bad (vm)');
+    expect(end && snapshotLabel(end, all, hosts)).toBe('#2 f2.txt · take 2 of 2 (end) · host vm');
+    expect(snapshotLabel(ref(3, 0, { host: null }), [], hosts)).toBe('#3 f3.txt');
+  });
 });
 
 describe('default pair', () => {
@@ -72,6 +84,10 @@ describe('pickPair', () => {
     expect(pickPair(all, null, '1:0')).toEqual(['2:0', '1:0']);
     expect(pickPair(all, 'junk', null)).toEqual(['1:0', '2:0']);
     expect(pickPair([], null, null)).toEqual([null, null]);
+  });
+  it('writes a side named by its capture alone as the pickers do', () => {
+    expect(pickPair(all, '1', '2')).toEqual(['1:0', '2:0']);
+    expect(pickPair(all, ' 2:1', null)).toEqual(['2:1', '1:0']);
   });
 });
 

@@ -10,12 +10,25 @@ export function parseSide(text: string | null): { capture: number; take: number 
   return { capture: Number(m[1]), take: Number(m[2] ?? 0) };
 }
 
-/** `#12 impacted.txt · take 2 of 2 (end) · vm` — the take only when the file has several. */
-export function snapshotLabel(s: SnapshotRef, all: readonly SnapshotRef[]): string {
+/** Capture id → the host it was uploaded under (the capture row's `host`), for the captures that name one. */
+export type UploadHosts = ReadonlyMap<number, string>;
+
+/** The capture rows' hosts by capture id: the names the findings and the other views use. */
+export const uploadHosts = (captures: readonly { id: number; host: string | null }[]): UploadHosts =>
+  new Map(captures.flatMap((c) => (c.host ? [[c.id, c.host] as const] : [])));
+
+/**
+ * `#12 snapshot.json · take 2 of 2 (end) · host bad (vm)`: the take only when the file has several;
+ * the host the capture was uploaded under (what findings and links call the host), then the
+ * snapshot's own hostname in brackets when it differs; the hostname alone when the upload named none.
+ */
+export function snapshotLabel(s: SnapshotRef, all: readonly SnapshotRef[], hosts: UploadHosts = new Map()): string {
   const takes = all.filter((o) => o.capture_id === s.capture_id).length;
   const parts = [`#${s.capture_id} ${s.filename}`];
   if (takes > 1) parts.push(`take ${s.take + 1} of ${takes}${s.label ? ` (${s.label})` : ''}`);
-  if (s.host) parts.push(s.host);
+  const uploaded = hosts.get(s.capture_id);
+  if (uploaded) parts.push(`host ${uploaded}${s.host && s.host !== uploaded ? ` (${s.host})` : ''}`);
+  else if (s.host) parts.push(s.host);
   return parts.join(' · ');
 }
 
@@ -42,10 +55,16 @@ export function defaultPair(snapshots: readonly SnapshotRef[]): [string, string]
   return pair ? [sideId(pair[0]), sideId(pair[1])] : null;
 }
 
+/** A side as the pickers' options write it: `12` (a link naming the capture alone) is `12:0`. */
+export function canonicalSide(text: string | null): string | null {
+  const side = parseSide(text);
+  return side ? sideId({ capture_id: side.capture, take: side.take }) : null;
+}
+
 /** The sides to compare: the URL's where valid, else B the first snapshot other than A, else `defaultPair`. */
 export function pickPair(snapshots: readonly SnapshotRef[], urlA: string | null, urlB: string | null): [string | null, string | null] {
-  const a = parseSide(urlA) ? urlA : null;
-  const b = parseSide(urlB) ? urlB : null;
+  const a = canonicalSide(urlA);
+  const b = canonicalSide(urlB);
   if (a && b) return [a, b];
   const fallback = defaultPair(snapshots);
   if (a) return [a, snapshots.map(sideId).find((s) => s !== a) ?? null];
