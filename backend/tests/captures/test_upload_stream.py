@@ -42,6 +42,8 @@ CAPTURE = "perf-script/inferno/collapse-perf/go-stacks.txt"
 class Server:
     port: int
     blob_dir: Path
+    token: str
+    """An admin's API token: uploads need a responder's."""
 
     @property
     def url(self) -> str:
@@ -65,7 +67,7 @@ def free_port() -> int:
 
 
 @pytest.fixture(scope="module")
-def server(database_url: str) -> Iterator[Server]:
+def server(database_url: str, admin_token: str) -> Iterator[Server]:
     """uvicorn serving the app, its idle-upload timeout set low."""
     data_dir = Path(tempfile.mkdtemp(prefix="stallscope-upload-"))
     port = free_port()
@@ -85,7 +87,7 @@ def server(database_url: str) -> Iterator[Server]:
             stdout=log,
             stderr=subprocess.STDOUT,
         )
-    up = Server(port, data_dir / "blobs")
+    up = Server(port, data_dir / "blobs", admin_token)
     try:
         deadline = time.monotonic() + START_TIMEOUT_S
         while True:
@@ -117,7 +119,8 @@ def open_upload(server: Server, incident_id: int, filename: str, length: int) ->
         (
             f"POST /api/incidents/{incident_id}/captures?filename={filename} HTTP/1.1\r\n"
             f"Host: 127.0.0.1:{server.port}\r\nContent-Type: application/octet-stream\r\n"
-            f"X-Requested-With: test\r\nContent-Length: {length}\r\n\r\n"
+            f"X-Requested-With: test\r\nAuthorization: Bearer {server.token}\r\n"
+            f"Content-Length: {length}\r\n\r\n"
         ).encode()
     )
     return sock
