@@ -14,6 +14,8 @@ from tests.fixtures.factories import make_incident
 from tests.fixtures.worker import wait_parsed
 from tests.tokens.test_collector_uploads import SAMPLE
 
+pytestmark = pytest.mark.storage_neutral
+
 
 def test_what_people_do_is_in_the_audit_log(api: TestClient, worker: subprocess.Popen[bytes]) -> None:
     incident = make_incident(api)["id"]

@@ -7,6 +7,7 @@ import subprocess
 from typing import Any
 
 import psycopg
+import pytest
 from fastapi.testclient import TestClient
 
 from stallscope.db import libpq_url
@@ -14,6 +15,8 @@ from stallscope.main import create_app
 from tests.fixtures.factories import make_incident
 from tests.fixtures.worker import wait_parsed
 from tests.tokens.test_collector_uploads import SAMPLE
+
+pytestmark = pytest.mark.storage_neutral
 
 
 def _upload(api: TestClient, incident_id: int) -> dict[str, Any]:

@@ -8,12 +8,15 @@ import subprocess
 import sys
 
 import psycopg
+import pytest
 from fastapi.testclient import TestClient
 
 from stallscope.auth.first_admin import ensure_first_admin
 from stallscope.db import get_session_factory, libpq_url
 from stallscope.main import create_app
 from tests.fixtures.people import PASSWORD, ensure_user
+
+pytestmark = pytest.mark.storage_neutral
 
 
 def _browser() -> TestClient:

@@ -14,6 +14,8 @@ from stallscope.config import get_settings
 from stallscope.main import create_app
 from tests.fixtures.oidc_provider import CLIENT_ID, CLIENT_SECRET, OidcProvider, sign_in_at_provider
 
+pytestmark = pytest.mark.storage_neutral
+
 
 @pytest.fixture(scope="module")
 def sso(oidc_provider: OidcProvider, database_url: str) -> Iterator[None]:

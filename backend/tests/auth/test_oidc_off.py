@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
 from fastapi.testclient import TestClient
+
+pytestmark = pytest.mark.storage_neutral
 
 
 def test_without_a_provider_the_console_says_sign_on_is_off(anonymous: TestClient) -> None:

@@ -16,6 +16,8 @@ from stallscope.auth.roles import GRANTS, Permission, Role
 from stallscope.main import create_app
 from tests.fixtures.people import bearer, token_for
 
+pytestmark = pytest.mark.storage_neutral
+
 R, W, U, A = Permission.READ, Permission.RESPOND, Permission.UPLOAD, Permission.ADMIN
 PUBLIC = None
 
@@ -80,6 +82,17 @@ EXPECTED: dict[tuple[str, str], Permission | None] = {
     ("GET", "/api/incidents/{incident_id}/findings/window"): R,
     ("PUT", "/api/incidents/{incident_id}/findings/baseline"): W,
     ("POST", "/api/incidents/{incident_id}/findings/{finding_id}/verdict"): W,
+    ("PATCH", "/api/incidents/{incident_id}"): W,
+    ("DELETE", "/api/incidents/{incident_id}"): W,
+    ("POST", "/api/incidents/{incident_id}/restore"): W,
+    ("DELETE", "/api/captures/{capture_id}"): W,
+    ("POST", "/api/captures/{capture_id}/restore"): W,
+    ("GET", "/api/trash"): A,
+    ("DELETE", "/api/trash/incidents/{incident_id}"): A,
+    ("DELETE", "/api/trash/captures/{capture_id}"): A,
+    ("GET", "/api/retention"): A,
+    ("PUT", "/api/retention"): A,
+    ("GET", "/api/incidents/{incident_id}/storage"): R,
 }
 
 NO_SUCH_ID = "987654"

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import subprocess
 
+import pytest
 from fastapi.testclient import TestClient
 
 from tests.fixtures.people import bearer, token_for
 from tests.fixtures.worker import wait_parsed
 from tests.tokens.test_collector_uploads import SAMPLE
+
+pytestmark = pytest.mark.storage_neutral
 
 
 def test_a_restricted_incident_is_invisible_to_non_members(
