@@ -3,59 +3,18 @@
  * loop (host `bad`) and of the same process reusing its mapping (host `fixed`), uploaded to one
  * incident. With `fixed` as the baseline, mmap_lock contention leads the list; the flame graph its
  * evidence opens shows the share the evidence quotes; a verdict given survives a reload; the
- * captures it rests on carry a badge, and the threads view of host `bad` names it.
+ * captures it rests on carry a badge, and the threads view of host `bad` names it. On the timeline,
+ * the bad host's time as a window names it too, against the time after it.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { findings, firstPercent, uploadFolder } from './findingsHelpers';
 import { createIncident, repo, saveScreenshot } from './helpers';
+import { checkWindowFindings } from './windowFindings';
 
 const lab = path.join(repo, 'lab', 'mmap-lock-contention', 'captures');
 const FINDING = 'mmap-lock-contention';
-
-/** The lab folder's files, every one: the console decides which it can read. */
-function folderFiles(folder: string): string[] {
-  return fs
-    .readdirSync(folder)
-    .map((name) => path.join(folder, name))
-    .filter((file) => fs.statSync(file).isFile())
-    .sort();
-}
-
-/** Upload every file of a folder under one host; returns the capture ids. */
-async function uploadFolder(request: APIRequestContext, incident: number, folder: string, host: string): Promise<number[]> {
-  const ids: number[] = [];
-  for (const file of folderFiles(folder)) {
-    const params = new URLSearchParams({ filename: path.basename(file), host });
-    const res = await request.post(`/api/incidents/${incident}/captures?${params.toString()}`, {
-      data: fs.readFileSync(file),
-      headers: { 'content-type': 'application/octet-stream' },
-    });
-    expect(res.ok(), `${file}: ${await res.text()}`).toBe(true);
-    ids.push(((await res.json()) as { id: number }).id);
-  }
-  return ids;
-}
-
-interface FindingsAnswer {
-  state: string;
-  baseline_hosts: string[];
-  captures_pending: number;
-  findings: { id: string; severity: string; hosts: string[] }[];
-}
-
-async function findings(request: APIRequestContext, incident: number): Promise<FindingsAnswer> {
-  const res = await request.get(`/api/incidents/${incident}/findings`);
-  expect(res.ok(), await res.text()).toBe(true);
-  return (await res.json()) as FindingsAnswer;
-}
-
-/** The first percentage in a text, as a number of percent: "41.2% of …" → 41.2. */
-function firstPercent(text: string): number {
-  const m = /(\d+(?:\.\d+)?)%/.exec(text);
-  if (!m?.[1]) throw new Error(`no percentage in “${text}”`);
-  return Number(m[1]);
-}
 
 test('findings: mmap_lock contention against a fixed baseline, its evidence view, a verdict kept', async ({ page, request }) => {
   test.setTimeout(300_000);
@@ -154,6 +113,9 @@ test('findings: mmap_lock contention against a fixed baseline, its evidence view
   await expect(item.locator('.finding__meta')).toContainText('confirmed');
   await item.locator('button[data-finding-head]').click();
   await expect(item.getByTestId('finding-verdict-given')).toContainText('Confirmed — mmap churn in the worker loop');
+
+  // The same captures on the timeline: the bad host's time as a window, against the time after it.
+  await checkWindowFindings(page, request, incident);
 });
 
 test('findings: a thread-level evidence opens the threads view showing the share it quotes', async ({ page, request }) => {

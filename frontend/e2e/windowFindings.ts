@@ -1,17 +1,13 @@
 /**
- * Findings of a time window on the timeline: the mmap_lock lab's bad and fixed captures in one
- * incident, the timeline opened on exactly the bad host's time, and the window asked for. The bad
- * captures were recorded first, so nothing comes before the window: it is compared with the time
- * after it (the fixed run), mmap_lock contention is named, and its evidence opens the flame graph on
- * the window.
+ * Findings of a time window on the timeline, checked on an incident holding the mmap_lock lab's bad
+ * and fixed captures (hosts `bad` and `fixed`): the timeline opened on exactly the bad host's time
+ * and the window asked for. The bad captures were recorded first, so nothing comes before the window:
+ * it is compared with the time after it (the fixed run), mmap_lock contention is named, and its
+ * evidence opens the flame graph on the window.
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import { expect, test } from '@playwright/test';
-import { findings, uploadFolder } from './findingsHelpers';
-import { createIncident, repo, saveScreenshot } from './helpers';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { saveScreenshot } from './helpers';
 
-const lab = path.join(repo, 'lab', 'mmap-lock-contention', 'captures');
 const FINDING = 'mmap-lock-contention';
 
 interface CaptureTimes {
@@ -33,28 +29,7 @@ function isoUs(us: number): string {
   return `${new Date(whole * 1000).toISOString().slice(0, 19)}.${String(us - whole * 1e6).padStart(6, '0')}Z`;
 }
 
-test('findings in a window: the bad host’s time against the time after it', async ({ page, request }) => {
-  test.setTimeout(240_000);
-  for (const side of ['bad', 'fixed']) {
-    if (!fs.existsSync(path.join(lab, side))) {
-      const reason = `the lab's ${side} captures are not in ${lab}`;
-      console.log(`skipped: ${reason}`);
-      test.skip(true, reason);
-    }
-  }
-  const incident = await createIncident(request, `e2e window findings ${Date.now()}`);
-  await uploadFolder(request, incident, path.join(lab, 'bad'), 'bad');
-  await uploadFolder(request, incident, path.join(lab, 'fixed'), 'fixed');
-  await expect
-    .poll(
-      async () => {
-        const f = await findings(request, incident);
-        return f.state !== 'computing' && f.captures_pending === 0;
-      },
-      { timeout: 180_000, intervals: [500, 1000, 2000] },
-    )
-    .toBe(true);
-
+export async function checkWindowFindings(page: Page, request: APIRequestContext, incident: number): Promise<void> {
   // The bad host's time range, end made exclusive.
   const res = await request.get(`/api/incidents/${incident}/captures`);
   expect(res.ok(), await res.text()).toBe(true);
@@ -82,4 +57,4 @@ test('findings in a window: the bad host’s time against the time after it', as
 
   await item.getByTestId('finding-open').click();
   await expect(page).toHaveURL(/\/flame\?.*\bfrom=/);
-});
+}
