@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, status
+from fastapi import APIRouter, Query, Request, status
 
 from stallscope.auth import audit, users
 from stallscope.auth.guard import Admin
@@ -21,17 +21,16 @@ def list_users(session: SessionDep, _: Admin) -> list[UserOut]:
 
 
 @router.post("/api/users", status_code=status.HTTP_201_CREATED)
-def create_user(body: UserCreate, session: SessionDep, principal: Admin) -> UserOut:
+def create_user(body: UserCreate, session: SessionDep, _: Admin, request: Request) -> UserOut:
     created = users.create_user(session, body.name, body.role, body.password, body.email)
-    audit.record(
-        session, principal, "create", "user", created.id, detail={"name": created.name, "role": created.role}
-    )
+    detail = {"name": created.name, "role": created.role}
+    audit.record_request(request, session, "create", "user", created.id, detail=detail)
     session.commit()
     return created
 
 
 @router.patch("/api/users/{user_id}")
-def change_user(user_id: int, body: UserChange, session: SessionDep, principal: Admin) -> UserOut:
+def change_user(user_id: int, body: UserChange, session: SessionDep, _: Admin, request: Request) -> UserOut:
     """Change a role, disable or enable, or set a new password (which ends the account's sessions)."""
     changed = users.get_user(session, user_id)
     if body.role is not None:
@@ -43,7 +42,7 @@ def change_user(user_id: int, body: UserChange, session: SessionDep, principal: 
     detail = body.model_dump(exclude_none=True, exclude={"password"})
     if body.password is not None:
         detail["password"] = "reset"
-    audit.record(session, principal, "change", "user", user_id, detail=detail)
+    audit.record_request(request, session, "change", "user", user_id, detail=detail)
     session.commit()
     return changed
 

@@ -114,8 +114,11 @@ def delete_session(session: Session, digest: bytes) -> None:
     session.execute(text("DELETE FROM user_sessions WHERE digest = :digest"), {"digest": digest})
 
 
-def delete_user_sessions(session: Session, user_id: int) -> None:
-    session.execute(text("DELETE FROM user_sessions WHERE user_id = :id"), {"id": user_id})
+def delete_user_sessions(session: Session, user_id: int, keep: int | None = None) -> None:
+    session.execute(
+        text("DELETE FROM user_sessions WHERE user_id = :id AND id IS DISTINCT FROM :keep"),
+        {"id": user_id, "keep": keep},
+    )
 
 
 def delete_expired_sessions(session: Session, now: datetime) -> int:

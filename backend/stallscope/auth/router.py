@@ -77,7 +77,9 @@ def change_password(body: PasswordChange, session: SessionDep, principal: Reader
     row = repository.user_by_id(session, user_id)
     if row is None or not verify(row.password_hash, body.current):
         raise Unauthorized("the current password is wrong")
-    users.set_password(session, user_id, body.new)
+    users.set_password(
+        session, user_id, body.new, principal.credential_id if principal.via == "session" else None
+    )
     audit.record(session, principal, "change-password", "user", user_id)
     session.commit()
     return me_out(principal)

@@ -69,13 +69,14 @@ def list_users(session: Session) -> list[UserOut]:
     return [user_out(row) for row in repository.list_users(session)]
 
 
-def set_password(session: Session, user_id: int, password: str) -> UserOut:
-    """A new password ends every session of the account: whoever had the old one is signed out."""
+def set_password(session: Session, user_id: int, password: str, keep_session: int | None = None) -> UserOut:
+    """A new password ends every session of the account but `keep_session` (the one that changed
+    it, when people change their own): whoever had the old password is signed out."""
     get_user(session, user_id)
     repository.update_user(
         session, user_id, password_hash=hash_password(password), password_set_at=datetime.now(UTC)
     )
-    repository.delete_user_sessions(session, user_id)
+    repository.delete_user_sessions(session, user_id, keep_session)
     return get_user(session, user_id)
 
 

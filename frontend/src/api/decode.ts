@@ -368,6 +368,10 @@ export function decodeToken(v: unknown, path = 'token'): ApiToken {
     created_at: str(o.created_at, `${path}.created_at`),
     last_used_at: nstr(o.last_used_at, `${path}.last_used_at`),
     revoked_at: nstr(o.revoked_at, `${path}.revoked_at`),
+    incident_id: nnum(o.incident_id, `${path}.incident_id`),
+    host: nstr(o.host, `${path}.host`),
+    expires_at: nstr(o.expires_at, `${path}.expires_at`),
+    created_by: nnum(o.created_by, `${path}.created_by`),
   };
 }
 

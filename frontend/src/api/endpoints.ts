@@ -17,6 +17,7 @@ import {
 import { deleteRequest, getJson, getJsonTimed, postJson } from './http';
 import type {
   ApiToken,
+  ApiTokenLimits,
   Capture,
   CaptureDocument,
   EventsPage,
@@ -129,7 +130,8 @@ export const getCapture = (id: number, signal?: AbortSignal): Promise<Capture> =
 
 export const listTokens = (signal?: AbortSignal): Promise<ApiToken[]> => getJson('/api/tokens', decodeTokens, signal);
 
-export const createToken = (name: string): Promise<NewApiToken> => postJson('/api/tokens', { name }, decodeNewToken);
+export const createToken = (name: string, limits?: ApiTokenLimits): Promise<NewApiToken> =>
+  postJson('/api/tokens', { name, ...limits }, decodeNewToken);
 
 export const revokeToken = (id: number): Promise<void> => deleteRequest(`/api/tokens/${id}`);
 

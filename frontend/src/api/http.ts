@@ -45,6 +45,16 @@ export function parseErrorText(status: number, statusText: string, text: string)
  */
 export const REQUEST_HEADERS: Readonly<Record<string, string>> = { Accept: 'application/json', 'X-Requested-With': 'stallscope' };
 
+/** Told the URL of every request answered 401, so the auth gate can send the person to sign in. */
+export type UnauthorizedListener = (url: string) => void;
+const unauthorizedListeners = new Set<UnauthorizedListener>();
+
+/** Listen for 401 answers (a session that expired or ended); returns the unsubscribe. */
+export function onUnauthorized(listener: UnauthorizedListener): () => void {
+  unauthorizedListeners.add(listener);
+  return () => unauthorizedListeners.delete(listener);
+}
+
 async function send(method: string, url: string, body?: unknown, signal?: AbortSignal): Promise<Response> {
   let res: Response;
   try {
@@ -58,6 +68,7 @@ async function send(method: string, url: string, body?: unknown, signal?: AbortS
     if (e instanceof DOMException && e.name === 'AbortError') throw e;
     throw new ApiError(0, `Cannot reach the Stallscope API (${method} ${url}). Is the server running?`);
   }
+  if (res.status === 401) for (const listener of unauthorizedListeners) listener(url);
   if (!res.ok) throw parseErrorText(res.status, res.statusText, await res.text());
   return res;
 }
@@ -97,6 +108,11 @@ export async function postJson<T>(url: string, body: unknown, decode: (v: unknow
 
 export async function putJson<T>(url: string, body: unknown, decode: (v: unknown) => T): Promise<T> {
   const res = await send('PUT', url, body);
+  return decode(await readJson(res, url));
+}
+
+export async function patchJson<T>(url: string, body: unknown, decode: (v: unknown) => T): Promise<T> {
+  const res = await send('PATCH', url, body);
   return decode(await readJson(res, url));
 }
 

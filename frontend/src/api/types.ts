@@ -281,6 +281,21 @@ export interface ApiToken {
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
+  /** Uploads only to this incident (null: any). */
+  incident_id: number | null;
+  /** Uploads only for this host (null: any). */
+  host: string | null;
+  /** No uploads after this time (null: never expires). */
+  expires_at: string | null;
+  /** The account that made it. */
+  created_by: number | null;
+}
+
+/** A collector token's limits, all optional. */
+export interface ApiTokenLimits {
+  incident_id: number | null;
+  host: string | null;
+  expires_at: string | null;
 }
 
 export interface NewApiToken extends ApiToken {

@@ -1,7 +1,10 @@
 import { Link, NavLink, Outlet } from 'react-router';
+import { UserMenu } from '../features/auth/UserMenu';
+import { usePermissions } from '../features/auth/usePermissions';
 import { HealthBanner } from '../features/health/HealthBanner';
 
 export function Layout() {
+  const can = usePermissions();
   return (
     <div className="app">
       <header className="topbar">
@@ -18,8 +21,9 @@ export function Layout() {
           <NavLink to="/" end>
             Incidents
           </NavLink>
-          <NavLink to="/tokens">API tokens</NavLink>
+          {can.canRespond ? <NavLink to="/tokens">API tokens</NavLink> : null}
         </nav>
+        <UserMenu />
       </header>
       <main className="page">
         <HealthBanner />

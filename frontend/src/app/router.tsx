@@ -11,26 +11,51 @@ import { ThreadsPage } from '../features/threads/ThreadsPage';
 import { TimelinePage } from '../features/timeline/TimelinePage';
 import { TokensPage } from '../features/tokens/TokensPage';
 import { IncidentListPage } from '../features/incidents/IncidentListPage';
+import { AuditPage } from '../features/admin/AuditPage';
+import { PeoplePage } from '../features/admin/PeoplePage';
+import { RequireAdmin } from '../features/admin/RequireAdmin';
+import { AccountPage } from '../features/auth/AccountPage';
+import { AuthGate } from '../features/auth/AuthGate';
+import { LoginPage } from '../features/auth/LoginPage';
+import { ShortLinkPage } from '../features/auth/ShortLinkPage';
 import { Layout } from './Layout';
 import { NotFound } from './NotFound';
 
 export const router = createBrowserRouter([
+  { path: 'login', element: <LoginPage /> },
   {
-    element: <Layout />,
+    // Everything else waits for the console to know who is signed in.
+    element: <AuthGate />,
     children: [
-      { index: true, element: <IncidentListPage /> },
-      { path: 'incidents/:id', element: <IncidentPage /> },
-      { path: 'incidents/:id/config-diff', element: <ConfigDiffPage /> },
-      { path: 'timeline', element: <TimelinePage /> },
-      { path: 'flame', element: <FlamePage /> },
-      { path: 'diff', element: <DiffPage /> },
-      { path: 'threads', element: <ThreadsPage /> },
-      { path: 'heatmap', element: <HeatmapPage /> },
-      { path: 'events', element: <EventsPage /> },
-      { path: 'metrics', element: <MetricsPage /> },
-      { path: 'captures/:id/snapshot', element: <SnapshotPage /> },
-      { path: 'tokens', element: <TokensPage /> },
-      { path: '*', element: <NotFound /> },
+      {
+        element: <Layout />,
+        children: [
+          { index: true, element: <IncidentListPage /> },
+          { path: 'incidents', element: <IncidentListPage /> },
+          { path: 'incidents/:id', element: <IncidentPage /> },
+          { path: 'incidents/:id/config-diff', element: <ConfigDiffPage /> },
+          { path: 'timeline', element: <TimelinePage /> },
+          { path: 'flame', element: <FlamePage /> },
+          { path: 'diff', element: <DiffPage /> },
+          { path: 'threads', element: <ThreadsPage /> },
+          { path: 'heatmap', element: <HeatmapPage /> },
+          { path: 'events', element: <EventsPage /> },
+          { path: 'metrics', element: <MetricsPage /> },
+          { path: 'captures/:id/snapshot', element: <SnapshotPage /> },
+          { path: 'tokens', element: <TokensPage /> },
+          { path: 'account', element: <AccountPage /> },
+          { path: 's/:id', element: <ShortLinkPage /> },
+          {
+            path: 'admin',
+            element: <RequireAdmin />,
+            children: [
+              { path: 'people', element: <PeoplePage /> },
+              { path: 'audit', element: <AuditPage /> },
+            ],
+          },
+          { path: '*', element: <NotFound /> },
+        ],
+      },
     ],
   },
 ]);

@@ -6,6 +6,7 @@ import { ProgressBar } from '../../shared/components/ProgressBar';
 import { Time } from '../../shared/components/Time';
 import { Truncate } from '../../shared/components/Truncate';
 import { formatCount, formatDurationNs } from '../../shared/units';
+import { usePermissions } from '../auth/usePermissions';
 import { CaptureFindingsBadge } from '../findings/CaptureFindingsBadge';
 import { EMPTY_NOTE, isReady, issueCount, sizeText, statusText } from './captureStatus';
 import { captureLinks, hasSamples, hasTimes, recordCountsTitle, recordSummary, STARTABLE_MODES, timeSpanText } from './captureView';
@@ -54,7 +55,8 @@ export function CaptureRow({ capture: c, selected, onSelect, onReparse, reparsin
   const [open, setOpen] = useState(c.status === 'failed');
   const issues = issueCount(c);
   const ready = isReady(c);
-  const canReparse = c.status === 'failed' || c.status === 'partial';
+  const can = usePermissions();
+  const canReparse = can.canRespond && (c.status === 'failed' || c.status === 'partial');
   const links = ready ? captureLinks(c) : [];
   return (
     <Fragment>
@@ -70,9 +72,15 @@ export function CaptureRow({ capture: c, selected, onSelect, onReparse, reparsin
           />
         </td>
         <td className="wide">
-          <a href={rawCaptureUrl(c.id)} className="file-link" title={`Download the stored upload (${c.filename})`}>
-            <Truncate text={c.filename} mono />
-          </a>
+          {can.canRespond ? (
+            <a href={rawCaptureUrl(c.id)} className="file-link" title={`Download the stored upload (${c.filename})`}>
+              <Truncate text={c.filename} mono />
+            </a>
+          ) : (
+            <span title={`No download: ${can.whyNot('respond') ?? ''}`}>
+              <Truncate text={c.filename} mono />
+            </span>
+          )}
           <div className="muted small one-line">
             #{c.id} · <Time iso={c.created_at} />
             {c.events.length > 0 ? ` · ${c.events.map((e) => e.name).join(', ')}` : ''}
@@ -101,8 +109,8 @@ export function CaptureRow({ capture: c, selected, onSelect, onReparse, reparsin
               </span>
             ) : null}
           </div>
-          {ready && hasTimes(c) ? <ShiftForm capture={c} /> : null}
-          {ready && hasTimes(c) && STARTABLE_MODES.includes(c.clock.mode) ? <StartForm capture={c} /> : null}
+          {can.canRespond && ready && hasTimes(c) ? <ShiftForm capture={c} /> : null}
+          {can.canRespond && ready && hasTimes(c) && STARTABLE_MODES.includes(c.clock.mode) ? <StartForm capture={c} /> : null}
         </td>
         <td className="num shrink nowrap">{sizeText(c)}</td>
         <td className="shrink">

@@ -4,6 +4,7 @@ import { Link, useParams } from 'react-router';
 import { EmptyState } from '../../shared/components/EmptyState';
 import { ErrorBanner } from '../../shared/components/ErrorBanner';
 import { useDocumentTitle } from '../../shared/hooks/useDocumentTitle';
+import { usePermissions } from '../auth/usePermissions';
 import { FindingsPanel } from '../findings/FindingsPanel';
 import { flameHref } from '../flame/urlState';
 import { incidentQuery } from '../incidents/queries';
@@ -32,6 +33,7 @@ function IncidentView({ id }: { id: number }) {
   const reparse = useReparse(id);
   const uploads = useUploads(id, refresh);
   const [host, setHost] = useState('');
+  const can = usePermissions();
   const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
   useDocumentTitle(incident.data ? `#${id} ${incident.data.title}` : `Incident #${id}`);
 
@@ -66,20 +68,28 @@ function IncidentView({ id }: { id: number }) {
 
       {captures.data ? <FindingsPanel incident={id} captures={captures.data} /> : null}
 
-      <DropOverlay onFiles={onFiles} label={`Drop to upload to incident #${id}${host.trim() ? ` (host ${host.trim()})` : ''}`} />
-      <UploadPanel
-        host={host}
-        onHost={setHost}
-        timeColumn={uploads.timeColumn}
-        onTimeColumn={uploads.setTimeColumn}
-        start={uploads.start}
-        onStart={uploads.setStart}
-        onFiles={onFiles}
-        items={uploads.items}
-        onCancel={uploads.cancel}
-        onDismiss={uploads.dismiss}
-        onClearFinished={uploads.clearFinished}
-      />
+      {can.canUpload ? (
+        <>
+          <DropOverlay onFiles={onFiles} label={`Drop to upload to incident #${id}${host.trim() ? ` (host ${host.trim()})` : ''}`} />
+          <UploadPanel
+            host={host}
+            onHost={setHost}
+            timeColumn={uploads.timeColumn}
+            onTimeColumn={uploads.setTimeColumn}
+            start={uploads.start}
+            onStart={uploads.setStart}
+            onFiles={onFiles}
+            items={uploads.items}
+            onCancel={uploads.cancel}
+            onDismiss={uploads.dismiss}
+            onClearFinished={uploads.clearFinished}
+          />
+        </>
+      ) : (
+        <p className="muted small" data-testid="upload-not-allowed">
+          Uploads are off for you: {can.whyNot('upload')}.
+        </p>
+      )}
 
       <section className="stack stack--tight">
         <div className="section-head">
@@ -109,10 +119,14 @@ function IncidentView({ id }: { id: number }) {
         {captures.isPending ? <p className="muted">Loading captures…</p> : null}
         {captures.data && list.length === 0 ? (
           <EmptyState title="No captures yet">
-            <p>
-              Drag a <code>perf script</code> file here, use <strong>Upload files…</strong>, or run{' '}
-              <code>stallscope upload FILE --incident {id}</code>.
-            </p>
+            {can.canUpload ? (
+              <p>
+                Drag a <code>perf script</code> file here, use <strong>Upload files…</strong>, or run{' '}
+                <code>stallscope upload FILE --incident {id}</code>.
+              </p>
+            ) : (
+              <p>A responder or an admin can upload them.</p>
+            )}
             <p className="muted small">
               Record with <code>perf record -F 99 -a -g -- sleep 30</code>, then <code>perf script &gt; out.txt</code>. Syscall traces
               (<code>perf trace</code>), scheduler traces (<code>perf sched</code>), sysstat/Prometheus metrics and collector snapshots

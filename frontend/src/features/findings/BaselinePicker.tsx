@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { usePermissions } from '../auth/usePermissions';
 
 interface Props {
   hosts: readonly string[];
@@ -10,6 +11,7 @@ interface Props {
 /** The host to compare with (a healthy one): findings then say how the incident's hosts differ from it. */
 export function BaselinePicker({ hosts, baseline, busy, onChange }: Props) {
   const id = useId();
+  const can = usePermissions();
   const current = baseline.join(',');
   // Several baseline hosts (set through the API) stay one choice until the user picks another.
   const several = baseline.length > 1;
@@ -19,10 +21,10 @@ export function BaselinePicker({ hosts, baseline, busy, onChange }: Props) {
       <select
         id={id}
         value={current}
-        disabled={busy || hosts.length === 0}
+        disabled={busy || hosts.length === 0 || !can.canRespond}
         onChange={(e) => onChange(e.target.value === '' ? [] : e.target.value.split(','))}
         data-testid="findings-baseline"
-        title="A healthy host to compare with: findings say what differs from it"
+        title={can.whyNot('respond') ?? 'A healthy host to compare with: findings say what differs from it'}
       >
         <option value="">none</option>
         {several ? <option value={current}>{baseline.join(', ')}</option> : null}

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { ErrorBanner } from '../../shared/components/ErrorBanner';
 import { Time } from '../../shared/components/Time';
 import type { Finding } from './api';
+import { usePermissions } from '../auth/usePermissions';
 import { useSetVerdict } from './queries';
 
 /** Confirm or dismiss a finding, with an optional note; shows the verdict given and lets it be cleared. */
@@ -15,6 +16,7 @@ interface Props {
 export function VerdictForm({ incident, finding, onDismissed }: Props) {
   const [note, setNote] = useState(finding.verdict?.note ?? '');
   const mutation = useSetVerdict(incident);
+  const can = usePermissions();
   const { verdict } = finding;
   const send = (v: 'confirmed' | 'dismissed' | null) =>
     mutation.mutate({ findingId: finding.id, verdict: v, note: v === null ? '' : note.trim() }, { onSuccess: () => v === 'dismissed' && onDismissed() });
@@ -32,6 +34,8 @@ export function VerdictForm({ incident, finding, onDismissed }: Props) {
           ) : null}
         </p>
       ) : null}
+      {!can.canRespond ? <p className="muted small">{can.whyNot('respond')}: no verdict from this account.</p> : null}
+      {can.canRespond ? (
       <div className="finding-verdict__row">
         <input
           type="text"
@@ -53,6 +57,7 @@ export function VerdictForm({ incident, finding, onDismissed }: Props) {
           </button>
         ) : null}
       </div>
+      ) : null}
       {mutation.isError ? <ErrorBanner title="Could not save the verdict." error={mutation.error} /> : null}
     </div>
   );

@@ -6,6 +6,7 @@ import { ErrorBanner } from '../../shared/components/ErrorBanner';
 import { useDocumentTitle } from '../../shared/hooks/useDocumentTitle';
 import { useSlashFocus } from '../../shared/hooks/useHotkeys';
 import { useUrlText } from '../../shared/hooks/useUrlText';
+import { usePermissions } from '../auth/usePermissions';
 import { IncidentTable } from './IncidentTable';
 import { decodeListView, encodeListView, filterIncidents, nextSort, sortIncidents, type ListView, type SortKey } from './listView';
 import { NewIncidentForm } from './NewIncidentForm';
@@ -17,6 +18,7 @@ export function IncidentListPage() {
   const view = decodeListView(params);
   const incidents = useQuery(incidentsQuery());
   const [formOpen, setFormOpen] = useState(false);
+  const can = usePermissions();
   const searchRef = useRef<HTMLInputElement>(null);
   useSlashFocus(searchRef);
 
@@ -45,12 +47,14 @@ export function IncidentListPage() {
           className="btn btn--primary"
           onClick={() => setFormOpen((o) => !o)}
           aria-expanded={formOpen}
+          disabled={!can.canRespond}
+          title={can.whyNot('respond') ?? undefined}
         >
           {formOpen ? 'Close' : 'New incident'}
         </button>
       </div>
 
-      {formOpen ? <NewIncidentForm onCancel={() => setFormOpen(false)} /> : null}
+      {formOpen && can.canRespond ? <NewIncidentForm onCancel={() => setFormOpen(false)} /> : null}
 
       <div className="toolbar">
         <label className="search">

@@ -6,6 +6,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import { ErrorBanner } from '../../shared/components/ErrorBanner';
+import { usePermissions } from '../auth/usePermissions';
 import { epochUsFromIso, instantFromText, instantText } from '../../shared/selection';
 import { annotationsKey, createAnnotation, deleteAnnotation, MAX_NOTE, updateAnnotation, type Annotation } from './api';
 import { formatInstant } from './timeScale';
@@ -23,6 +24,7 @@ export function NewAnnotationForm({
 }) {
   const qc = useQueryClient();
   const ids = useId();
+  const can = usePermissions();
   const [when, setWhen] = useState(() => instantText(atUs));
   const [text, setText] = useState('');
   const [host, setHost] = useState('');
@@ -88,7 +90,12 @@ export function NewAnnotationForm({
         <button type="button" className="btn btn--ghost btn--small" onClick={onDone}>
           Cancel
         </button>
-        <button type="submit" className="btn btn--primary btn--small" disabled={problem !== null || create.isPending}>
+        <button
+          type="submit"
+          className="btn btn--primary btn--small"
+          disabled={problem !== null || create.isPending || !can.canRespond}
+          title={can.whyNot('respond') ?? undefined}
+        >
           {create.isPending ? 'Saving…' : 'Pin note'}
         </button>
       </div>
@@ -99,6 +106,8 @@ export function NewAnnotationForm({
 export function AnnotationDetail({ annotation, onClose }: { annotation: Annotation; onClose: () => void }) {
   const qc = useQueryClient();
   const ids = useId();
+  const can = usePermissions();
+  const readOnly = can.whyNot('respond');
   const [editing, setEditing] = useState(false);
   const [text, setText] = useState(annotation.text);
   const key = annotationsKey(annotation.incident_id);
@@ -150,10 +159,16 @@ export function AnnotationDetail({ annotation, onClose }: { annotation: Annotati
           </>
         ) : (
           <>
-            <button type="button" className="btn btn--small" onClick={() => setEditing(true)}>
+            <button type="button" className="btn btn--small" disabled={!can.canRespond} title={readOnly ?? undefined} onClick={() => setEditing(true)}>
               Edit
             </button>
-            <button type="button" className="btn btn--small btn--ghost" disabled={remove.isPending} onClick={() => remove.mutate()}>
+            <button
+              type="button"
+              className="btn btn--small btn--ghost"
+              disabled={remove.isPending || !can.canRespond}
+              title={readOnly ?? undefined}
+              onClick={() => remove.mutate()}
+            >
               Delete
             </button>
             <button type="button" className="btn btn--small btn--ghost" onClick={onClose}>

@@ -23,6 +23,7 @@ import { formatInstant, pan, zoomAround, type TimeRange } from './timeScale';
 import { TimelineClock, type TimelineInteraction, type TimelineTiming } from './timing';
 import { defaultTrackIds, orderedTracks, unknownTracks } from './trackDefaults';
 import { TrackPicker } from './TrackPicker';
+import { usePermissions } from '../auth/usePermissions';
 import { WindowFindings } from '../findings/WindowFindings';
 import { decodeTimelineView, patchTimelineView, type CpuSplit } from './urlState';
 import './timeline.css';
@@ -176,6 +177,7 @@ function TimelineBody({
   const [debounceMs, setDebounceMs] = useState(0);
   const [timing, setTiming] = useState<TimelineTiming | null>(null);
   const [annotating, setAnnotating] = useState(false);
+  const can = usePermissions();
   const [newAt, setNewAt] = useState<number | null>(null);
   const [selectedNote, setSelectedNote] = useState<Annotation | null>(null);
 
@@ -262,7 +264,7 @@ function TimelineBody({
       else if (e.key === '0') setRange(null, 'zoom', true);
       else if (e.key === '[' && range) setRange(pan(range, -PAN_STEP), 'zoom', false);
       else if (e.key === ']' && range) setRange(pan(range, PAN_STEP), 'zoom', false);
-      else if (e.key === 'a') setAnnotating((on) => !on);
+      else if (e.key === 'a' && can.canRespond) setAnnotating((on) => !on);
       else if (e.key === 'Escape') {
         setAnnotating(false);
         setNewAt(null);
@@ -272,7 +274,7 @@ function TimelineBody({
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [zoom, range, setRange]);
+  }, [zoom, range, setRange, can.canRespond]);
 
   if (!range) {
     return (
@@ -324,7 +326,8 @@ function TimelineBody({
           className={`btn btn--small${annotating ? ' btn--primary' : ''}`}
           aria-pressed={annotating}
           onClick={() => setAnnotating((on) => !on)}
-          title="Click a time on the chart to pin a note (a)"
+          disabled={!can.canRespond}
+          title={can.whyNot('respond') ?? 'Click a time on the chart to pin a note (a)'}
           aria-keyshortcuts="a"
         >
           {annotating ? 'Click a time…' : 'Annotate'}

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useLocation } from 'react-router';
 import { errorMessage } from '../../api/http';
+import { usePermissions } from '../../features/auth/usePermissions';
 import { copyText } from '../clipboard';
 import { canvasPng, downloadBlob, pngFromSvg, standaloneSvg, svgBlob } from '../exportImage';
 import { isTyping } from '../hooks/useHotkeys';
@@ -26,11 +27,13 @@ export function ShareMenu({ image, imageName = 'stallscope' }: Props) {
   const [status, setStatus] = useState<string | null>(null);
   const button = useRef<HTMLButtonElement>(null);
   const target = currentTarget(location);
+  // Short links are stored by the server, which only responders and admins may ask of it.
+  const noLinks = usePermissions().whyNot('respond');
   // Idempotent on the server (one link per view), so it is safe to treat as a query.
   const link = useQuery({
     queryKey: ['share', target],
     queryFn: () => createShortLink(target),
-    enabled: open,
+    enabled: open && noLinks === null,
     staleTime: Infinity,
     retry: false,
   });
@@ -96,7 +99,13 @@ export function ShareMenu({ image, imageName = 'stallscope' }: Props) {
         >
           <label className="field">
             <span>Short link to this exact view</span>
-            <input readOnly value={url} placeholder={link.isFetching ? 'making a short link…' : ''} data-testid="share-url" onFocus={(e) => e.currentTarget.select()} />
+            <input
+              readOnly
+              value={url}
+              placeholder={noLinks !== null ? `no short link: ${noLinks}` : link.isFetching ? 'making a short link…' : ''}
+              data-testid="share-url"
+              onFocus={(e) => e.currentTarget.select()}
+            />
           </label>
           <div className="row">
             <button
