@@ -83,7 +83,7 @@ test('incident → upload → flame graph → search → zoom → shared link', 
 
   const cspViolations = await recordCspViolations(page);
   await createIncident(page, `e2e ${path.basename(capture)} ${Date.now()}`);
-  await expect(page.getByText('No captures yet')).toBeVisible();
+  await expect(page.getByText('No captures yet', { exact: true })).toBeVisible();
   const row = await uploadAndWait(page, capture);
   await expect(row).toContainText(path.basename(capture));
   // Captures are grouped under a heading per host.
