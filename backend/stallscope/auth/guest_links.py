@@ -118,7 +118,7 @@ def revoke(session: Session, link_id: int, by: Principal) -> GuestLinkOut:
     if row is None:
         raise NotFound(f"guest link {link_id} does not exist")
     link = _out(row)
-    session.execute(text("DELETE FROM user_sessions WHERE guest_link_id = :id"), {"id": link_id})
+    # The sessions it opened stay, refused from now on with the reason (identify.py reads the link).
     audit.record(session, by, "revoke", "guest-link", link_id, link.incident_id, {"label": link.label})
     return link
 
@@ -155,6 +155,7 @@ def redeem(session: Session, secret: str, address: str) -> NewSession:
         capture_ids=tuple(link.capture_ids) if link.capture_ids is not None else None,
         views=tuple(link.views) if link.views is not None else None,
         credential_id=link.id,
+        expires_at=link.expires_at,
     )
     started = start_session(session, principal, now)
     expires = min(started.expires_at, link.expires_at)

@@ -51,6 +51,7 @@ def from_session_cookie(session: Session, secret: str, now: datetime | None = No
             capture_ids=tuple(capture_ids) if capture_ids is not None else None,
             views=tuple(views) if views is not None else None,
             credential_id=link_id,
+            expires_at=link_expires,
         )
     return Principal(role=Role(role), name=name, via="session", user_id=user_id, credential_id=session_id)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Literal
 
 from stallscope.auth.roles import GRANTS, Permission, Role
@@ -26,6 +27,8 @@ class Principal:
     """Collector tokens limited to one host."""
     credential_id: int | None = None
     """The session, token or guest link behind the request (for the audit log)."""
+    expires_at: datetime | None = None
+    """Guests: when the link stops working."""
 
     def may(self, permission: Permission) -> bool:
         return permission in GRANTS[self.role]

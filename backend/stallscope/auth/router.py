@@ -34,6 +34,7 @@ def me_out(principal: Principal) -> MeOut:
         capture_ids=list(principal.capture_ids) if principal.capture_ids is not None else None,
         views=list(principal.views) if principal.views is not None else None,
         permissions=sorted(p.value for p in GRANTS[principal.role]),
+        expires_at=principal.expires_at,
     )
 
 

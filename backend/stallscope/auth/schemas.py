@@ -42,6 +42,8 @@ class MeOut(BaseModel):
     capture_ids: list[int] | None
     views: list[str] | None
     permissions: list[str]
+    expires_at: datetime | None = None
+    """Guests: when the link stops working."""
 
 
 class UserCreate(BaseModel):

@@ -4,6 +4,7 @@ stop working when revoked or expired; every opening is in the audit log."""
 from __future__ import annotations
 
 import subprocess
+from datetime import datetime
 from typing import Any
 
 import psycopg
@@ -51,6 +52,7 @@ def test_a_guest_reads_its_incident_and_nothing_else(
         assert opened.status_code == 200, opened.text
         me = opened.json()
         assert (me["role"], me["incident_id"], me["permissions"]) == ("guest", incident, ["read"])
+        assert datetime.fromisoformat(me["expires_at"]) == datetime.fromisoformat(link["expires_at"])
         assert guest.get(f"/api/incidents/{incident}").status_code == 200
         assert guest.get(f"/api/flame?captures={capture['id']}").status_code == 200
         assert [i["id"] for i in guest.get("/api/incidents").json()] == [incident]
@@ -78,7 +80,8 @@ def test_a_revoked_or_expired_link_stops_working_and_its_uses_are_audited(
         assert guest.get(f"/api/incidents/{incident}").status_code == 200
         assert api.delete(f"/api/guest-links/{link['id']}").status_code == 200
         ended = guest.get(f"/api/incidents/{incident}")
-        assert ended.status_code == 401  # the session the link opened ends with it
+        assert ended.status_code == 401  # the session the link opened ends with it, saying why
+        assert "revoked" in ended.json()["detail"]
         again = guest.post(f"/api/guest/{link['secret']}")
         assert again.status_code == 401
         assert "revoked" in again.json()["detail"]

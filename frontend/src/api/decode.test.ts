@@ -8,6 +8,13 @@ describe('decoders', () => {
     expect(() => decodeIncident({ ...raw, severity: 'P1' })).toThrow(DecodeError);
   });
 
+  it('read who may see an incident, team-wide when the server does not say', () => {
+    const raw = { id: 1, title: 't', severity: 'sev2', started_at: 'a', summary: '', created_at: 'b', capture_count: 0 };
+    expect(decodeIncident(raw)).toMatchObject({ visibility: 'team', members: [] });
+    expect(decodeIncident({ ...raw, visibility: 'restricted', members: ['ana', 'bo'] })).toMatchObject({ visibility: 'restricted', members: ['ana', 'bo'] });
+    expect(() => decodeIncident({ ...raw, visibility: 'secret' })).toThrow(/incident\.visibility/);
+  });
+
   it('fill optional capture fields', () => {
     const c = decodeCapture({ id: 1, incident_id: 2, filename: 'f', status: 'queued', created_at: 'x' });
     expect(c.warnings).toEqual([]);

@@ -6,6 +6,7 @@ import {
   CAPTURE_STATUSES,
   FRAME_KINDS,
   SEVERITIES,
+  VISIBILITIES,
   type ApiToken,
   type Capture,
   type CaptureDocument,
@@ -81,6 +82,7 @@ export function oneOf<T extends string>(allowed: readonly T[]) {
 }
 
 const severity = oneOf(SEVERITIES);
+const visibility = oneOf(VISIBILITIES);
 const captureStatus = oneOf(CAPTURE_STATUSES);
 const nstr = nullable(str);
 const nnum = nullable(num);
@@ -95,6 +97,8 @@ export function decodeIncident(v: unknown, path = 'incident'): Incident {
     summary: nstr(o.summary, `${path}.summary`) ?? '',
     created_at: str(o.created_at, `${path}.created_at`),
     capture_count: nnum(o.capture_count, `${path}.capture_count`) ?? 0,
+    visibility: o.visibility === undefined ? 'team' : visibility(o.visibility, `${path}.visibility`),
+    members: o.members === undefined ? [] : arr(o.members, `${path}.members`, str),
   };
 }
 

@@ -3,6 +3,10 @@
 export const SEVERITIES = ['sev1', 'sev2', 'sev3', 'sev4'] as const;
 export type Severity = (typeof SEVERITIES)[number];
 
+/** `team`: everyone with an account; `restricted`: its members and admins only. */
+export const VISIBILITIES = ['team', 'restricted'] as const;
+export type Visibility = (typeof VISIBILITIES)[number];
+
 export interface Incident {
   id: number;
   title: string;
@@ -11,6 +15,9 @@ export interface Incident {
   summary: string;
   created_at: string;
   capture_count: number;
+  visibility: Visibility;
+  /** User names of a restricted incident's members. */
+  members: string[];
 }
 
 export interface NewIncident {
@@ -18,6 +25,10 @@ export interface NewIncident {
   severity: Severity;
   started_at: string;
   summary: string;
+  /** Absent: team. */
+  visibility?: Visibility;
+  /** User names; the creator is added when restricted. */
+  members?: string[];
 }
 
 /** `empty`: the upload held no bytes, or only blank lines: parsed, nothing in it, not a failure. */

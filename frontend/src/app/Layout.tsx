@@ -1,10 +1,13 @@
 import { Link, NavLink, Outlet } from 'react-router';
 import { UserMenu } from '../features/auth/UserMenu';
-import { usePermissions } from '../features/auth/usePermissions';
+import { useMe, usePermissions } from '../features/auth/usePermissions';
+import { GuestBanner, GuestScope } from '../features/guests/GuestScope';
+import { isGuest } from '../features/guests/guestScope';
 import { HealthBanner } from '../features/health/HealthBanner';
 
 export function Layout() {
   const can = usePermissions();
+  const me = useMe();
   return (
     <div className="app">
       <header className="topbar">
@@ -18,16 +21,23 @@ export function Layout() {
           Stallscope
         </Link>
         <nav className="topbar__nav">
-          <NavLink to="/" end>
-            Incidents
-          </NavLink>
+          {isGuest(me) ? (
+            <NavLink to={`/incidents/${me.incident_id}`}>Incident #{me.incident_id}</NavLink>
+          ) : (
+            <NavLink to="/" end>
+              Incidents
+            </NavLink>
+          )}
           {can.canRespond ? <NavLink to="/tokens">API tokens</NavLink> : null}
         </nav>
         <UserMenu />
       </header>
       <main className="page">
         <HealthBanner />
-        <Outlet />
+        <GuestBanner />
+        <GuestScope>
+          <Outlet />
+        </GuestScope>
       </main>
     </div>
   );

@@ -18,11 +18,14 @@ import { AccountPage } from '../features/auth/AccountPage';
 import { AuthGate } from '../features/auth/AuthGate';
 import { LoginPage } from '../features/auth/LoginPage';
 import { ShortLinkPage } from '../features/auth/ShortLinkPage';
+import { GuestEndedPage, GuestLinkPage } from '../features/guests/GuestLinkPage';
 import { Layout } from './Layout';
 import { NotFound } from './NotFound';
 
 export const router = createBrowserRouter([
   { path: 'login', element: <LoginPage /> },
+  { path: 'g', element: <GuestEndedPage /> },
+  { path: 'g/:secret', element: <GuestLinkPage /> },
   {
     // Everything else waits for the console to know who is signed in.
     element: <AuthGate />,

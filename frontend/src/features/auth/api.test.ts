@@ -10,6 +10,7 @@ const ME = {
   capture_ids: null,
   views: null,
   permissions: ['read', 'respond', 'upload'],
+  expires_at: null,
 };
 
 const TOKEN = {

@@ -20,6 +20,8 @@ export interface Me {
   capture_ids: number[] | null;
   views: string[] | null;
   permissions: Permission[];
+  /** Guests: when the link stops working (ISO 8601). */
+  expires_at: string | null;
 }
 
 /** A personal token for the CLI and scripts (`STALLSCOPE_TOKEN`), with its owner's role. */
@@ -75,6 +77,7 @@ export function decodeMe(v: unknown): Me {
     capture_ids: ids === null || ids === undefined ? null : arr(ids, 'me.capture_ids', num),
     views: views === null || views === undefined ? null : arr(views, 'me.views', str),
     permissions: decodePermissions(o.permissions, 'me.permissions'),
+    expires_at: o.expires_at === undefined ? null : nstr(o.expires_at, 'me.expires_at'),
   };
 }
 

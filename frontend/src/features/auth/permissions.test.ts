@@ -10,6 +10,7 @@ const me = (role: Role, permissions: Permission[]): Me => ({
   incident_id: role === 'guest' ? 7 : null,
   capture_ids: null,
   views: null,
+  expires_at: null,
   permissions,
 });
 

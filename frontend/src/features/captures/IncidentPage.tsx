@@ -7,6 +7,9 @@ import { useDocumentTitle } from '../../shared/hooks/useDocumentTitle';
 import { usePermissions } from '../auth/usePermissions';
 import { FindingsPanel } from '../findings/FindingsPanel';
 import { flameHref } from '../flame/urlState';
+import { GuestLinksPanel } from '../guests/GuestLinksPanel';
+import { useGuestScope } from '../guests/useGuestScope';
+import { VisibilityBadge } from '../incidents/VisibilityBadge';
 import { incidentQuery } from '../incidents/queries';
 import { CaptureTable } from './CaptureTable';
 import { isActive, isReady } from './captureStatus';
@@ -34,6 +37,7 @@ function IncidentView({ id }: { id: number }) {
   const uploads = useUploads(id, refresh);
   const [host, setHost] = useState('');
   const can = usePermissions();
+  const guest = useGuestScope();
   const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
   useDocumentTitle(incident.data ? `#${id} ${incident.data.title}` : `Incident #${id}`);
 
@@ -65,8 +69,9 @@ function IncidentView({ id }: { id: number }) {
 
       {incident.isError ? <ErrorBanner title="Could not load the incident." error={incident.error} onRetry={() => void incident.refetch()} /> : null}
       {incident.data ? <IncidentHeader incident={incident.data} /> : incident.isPending ? <p className="muted">Loading incident…</p> : null}
+      {incident.data ? <VisibilityBadge incident={incident.data} /> : null}
 
-      {captures.data ? <FindingsPanel incident={id} captures={captures.data} /> : null}
+      {captures.data && guest.allows('findings') ? <FindingsPanel incident={id} captures={captures.data} /> : null}
 
       {can.canUpload ? (
         <>
@@ -96,8 +101,8 @@ function IncidentView({ id }: { id: number }) {
           <h2>Captures</h2>
           {working > 0 ? <span className="muted small live-dot">{working} being parsed — refreshing every second</span> : null}
           <div className="spacer" />
-          {list.length > 0 ? (
-            <Link className="btn" to={`/timeline?incident=${id}`} data-testid="open-timeline">
+          {list.length > 0 && guest.allows('timeline') ? (
+            <Link className="btn" to={guest.href(`/timeline?incident=${id}`)} data-testid="open-timeline">
               Investigate: timeline, threads, heatmap, metrics
             </Link>
           ) : null}
@@ -144,6 +149,8 @@ function IncidentView({ id }: { id: number }) {
           />
         ) : null}
       </section>
+
+      <GuestLinksPanel incident={id} />
     </div>
   );
 }

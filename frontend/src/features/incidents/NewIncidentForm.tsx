@@ -1,9 +1,10 @@
 import { useId, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { SEVERITIES, type Severity } from '../../api/types';
+import { SEVERITIES, type Severity, type Visibility } from '../../api/types';
 import { ErrorBanner } from '../../shared/components/ErrorBanner';
 import { localInputToUtcIso, toLocalInputValue } from '../../shared/time';
 import { useCreateIncident } from './queries';
+import { visibilityFields } from './visibility';
 
 const SEVERITY_HELP: Record<Severity, string> = {
   sev1: 'SEV1 — critical, customer-facing outage',
@@ -20,6 +21,8 @@ export function NewIncidentForm({ onCancel }: { onCancel: () => void }) {
   const [severity, setSeverity] = useState<Severity>('sev3');
   const [startedLocal, setStartedLocal] = useState(() => toLocalInputValue(new Date()));
   const [summary, setSummary] = useState('');
+  const [visibility, setVisibility] = useState<Visibility>('team');
+  const [members, setMembers] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
@@ -36,7 +39,7 @@ export function NewIncidentForm({ onCancel }: { onCancel: () => void }) {
     }
     setProblem(null);
     create.mutate(
-      { title: title.trim(), severity, started_at: startedAt, summary: summary.trim() },
+      { title: title.trim(), severity, started_at: startedAt, summary: summary.trim(), ...visibilityFields(visibility, members) },
       { onSuccess: (incident) => void navigate(`/incidents/${incident.id}`) },
     );
   };
@@ -91,6 +94,23 @@ export function NewIncidentForm({ onCancel }: { onCancel: () => void }) {
             if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) e.currentTarget.form?.requestSubmit();
           }}
         />
+
+        <label htmlFor={`${id}-visibility`}>Visible to</label>
+        <div className="row">
+          <select id={`${id}-visibility`} name="visibility" value={visibility} onChange={(e) => setVisibility(e.target.value === 'restricted' ? 'restricted' : 'team')}>
+            <option value="team">the team</option>
+            <option value="restricted">only these people</option>
+          </select>
+          {visibility === 'restricted' ? (
+            <input
+              name="members"
+              aria-label="Members"
+              placeholder="user names, comma-separated (you are added)"
+              value={members}
+              onChange={(e) => setMembers(e.target.value)}
+            />
+          ) : null}
+        </div>
       </div>
       {problem ? <p className="form__problem" role="alert">{problem}</p> : null}
       {create.isError ? <ErrorBanner title="Could not create the incident." error={create.error} /> : null}

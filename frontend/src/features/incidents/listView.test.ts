@@ -10,6 +10,8 @@ const inc = (id: number, title: string, severity: Incident['severity'], started:
   summary: id === 2 ? 'p99 latency on checkout' : '',
   created_at: started,
   capture_count: captures,
+  visibility: 'team',
+  members: [],
 });
 
 const list = [

@@ -1,4 +1,5 @@
 import { NavLink, useLocation } from 'react-router';
+import { useGuestScope } from '../../features/guests/useGuestScope';
 import { viewHref } from '../selection';
 import { ShareMenu, type ImageSource } from './ShareMenu';
 
@@ -18,10 +19,11 @@ const INVESTIGATION_VIEWS = [
  */
 export function ViewTabs({ image, imageName }: { image?: ImageSource; imageName?: string } = {}) {
   const { search } = useLocation();
+  const guest = useGuestScope();
   return (
     <nav className="view-tabs" aria-label="Investigation views">
-      {INVESTIGATION_VIEWS.map((view) => (
-        <NavLink key={view.path} to={viewHref(view.path, search)} className="view-tabs__tab">
+      {INVESTIGATION_VIEWS.filter((view) => guest.showsPath(view.path)).map((view) => (
+        <NavLink key={view.path} to={guest.href(viewHref(view.path, search))} className="view-tabs__tab">
           {view.label}
         </NavLink>
       ))}
