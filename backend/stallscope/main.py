@@ -29,6 +29,7 @@ from stallscope.kit.browser_guard import BrowserGuard
 from stallscope.kit.error_answers import add_error_answers
 from stallscope.kit.errors import ServiceError, TooManyRequests
 from stallscope.kit.parameter_guard import ParameterGuard
+from stallscope.lifecycle.router import router as lifecycle_router
 from stallscope.metrics.router import router as metrics_router
 from stallscope.shares.router import router as shares_router
 from stallscope.snapshots.router import router as snapshots_router
@@ -89,6 +90,7 @@ def create_app() -> FastAPI:
     app.include_router(shares_router)
     app.include_router(snapshots_router)
     app.include_router(findings_router)
+    app.include_router(lifecycle_router)
     forgotten = undeclared_routes(app.openapi())
     if forgotten:
         raise RuntimeError(f"API routes without a permission (see auth/guard.py): {', '.join(forgotten)}")

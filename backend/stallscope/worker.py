@@ -22,7 +22,7 @@ log = logging.getLogger(__name__)
 P = ParamSpec("P")
 R = TypeVar("R")
 
-TASK_MODULES = ["stallscope.captures.tasks", "stallscope.findings.tasks"]
+TASK_MODULES = ["stallscope.captures.tasks", "stallscope.findings.tasks", "stallscope.lifecycle.tasks"]
 
 celery_app = Celery("stallscope", include=TASK_MODULES)
 

@@ -22,7 +22,9 @@ NOW = sa.func.now()
 
 
 def _at(name: str, nullable: bool = True) -> sa.Column[object]:
-    return sa.Column(name, sa.DateTime(timezone=True), nullable=nullable, server_default=None if nullable else NOW)
+    return sa.Column(
+        name, sa.DateTime(timezone=True), nullable=nullable, server_default=None if nullable else NOW
+    )
 
 
 def upgrade() -> None:
@@ -46,7 +48,9 @@ def upgrade() -> None:
     op.create_table(
         "guest_links",
         sa.Column("id", sa.Integer, primary_key=True),
-        sa.Column("incident_id", sa.Integer, sa.ForeignKey("incidents.id", ondelete="CASCADE"), nullable=False),
+        sa.Column(
+            "incident_id", sa.Integer, sa.ForeignKey("incidents.id", ondelete="CASCADE"), nullable=False
+        ),
         sa.Column("label", sa.Text, nullable=False, server_default=""),
         sa.Column("digest", sa.LargeBinary, nullable=False, unique=True),
         sa.Column("prefix", sa.Text, nullable=False),
@@ -82,18 +86,25 @@ def upgrade() -> None:
         _at("expires_at"),
         _at("revoked_at"),
     )
-    op.add_column("upload_tokens", sa.Column("created_by", sa.Integer, sa.ForeignKey("users.id", ondelete="SET NULL")))
     op.add_column(
-        "upload_tokens", sa.Column("incident_id", sa.Integer, sa.ForeignKey("incidents.id", ondelete="CASCADE"))
+        "upload_tokens", sa.Column("created_by", sa.Integer, sa.ForeignKey("users.id", ondelete="SET NULL"))
+    )
+    op.add_column(
+        "upload_tokens",
+        sa.Column("incident_id", sa.Integer, sa.ForeignKey("incidents.id", ondelete="CASCADE")),
     )
     op.add_column("upload_tokens", sa.Column("host", sa.Text))
     op.add_column("upload_tokens", sa.Column("expires_at", sa.DateTime(timezone=True)))
     op.add_column("incidents", sa.Column("visibility", sa.Text, nullable=False, server_default="team"))
     op.create_check_constraint("visibility", "incidents", "visibility IN ('team', 'restricted')")
-    op.add_column("incidents", sa.Column("created_by", sa.Integer, sa.ForeignKey("users.id", ondelete="SET NULL")))
+    op.add_column(
+        "incidents", sa.Column("created_by", sa.Integer, sa.ForeignKey("users.id", ondelete="SET NULL"))
+    )
     op.create_table(
         "incident_members",
-        sa.Column("incident_id", sa.Integer, sa.ForeignKey("incidents.id", ondelete="CASCADE"), nullable=False),
+        sa.Column(
+            "incident_id", sa.Integer, sa.ForeignKey("incidents.id", ondelete="CASCADE"), nullable=False
+        ),
         sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
         sa.PrimaryKeyConstraint("incident_id", "user_id"),
     )

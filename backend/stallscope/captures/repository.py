@@ -4,11 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import exists, select
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.orm import Session
 
-from stallscope.models import Capture, Host, capture_documents
+from stallscope.models import Capture, Host, Incident, capture_documents
+
+LIVE = Capture.deleted_at.is_(None) & ~exists().where(
+    Incident.id == Capture.incident_id, Incident.deleted_at.is_not(None)
+)
+"""Neither the capture nor its incident is in the trash."""
 
 
 def host_id_for(session: Session, name: str) -> int:
@@ -25,16 +30,18 @@ def host_names(session: Session, host_ids: set[int]) -> dict[int, str]:
 
 def list_for_incident(session: Session, incident_id: int) -> list[Capture]:
     return list(
-        session.scalars(select(Capture).where(Capture.incident_id == incident_id).order_by(Capture.id))
+        session.scalars(select(Capture).where(Capture.incident_id == incident_id, LIVE).order_by(Capture.id))
     )
 
 
 def get_capture(session: Session, capture_id: int) -> Capture | None:
-    return session.get(Capture, capture_id)
+    return session.scalars(select(Capture).where(Capture.id == capture_id, LIVE)).first()
 
 
 def get_captures(session: Session, capture_ids: list[int]) -> list[Capture]:
-    return list(session.scalars(select(Capture).where(Capture.id.in_(capture_ids)).order_by(Capture.id)))
+    return list(
+        session.scalars(select(Capture).where(Capture.id.in_(capture_ids), LIVE).order_by(Capture.id))
+    )
 
 
 def documents(session: Session, capture_id: int) -> list[tuple[str, dict[str, Any]]]:

@@ -195,7 +195,8 @@ def incident_digests(
             "SELECT c.id, coalesce(h.name, ''), d.digest FROM captures c "
             "JOIN capture_digests d ON d.capture_id = c.id AND d.version = :v "
             "LEFT JOIN hosts h ON h.id = c.host_id "
-            "WHERE c.incident_id = :inc AND (c.status IN ('ready', 'partial') OR c.id = :parsing) "
+            "WHERE c.incident_id = :inc AND c.deleted_at IS NULL "
+            "AND (c.status IN ('ready', 'partial') OR c.id = :parsing) "
             "AND (CAST(:hosts AS text[]) IS NULL OR coalesce(h.name, '') = ANY(CAST(:hosts AS text[]))) "
             "ORDER BY c.id"
         ),
@@ -209,7 +210,7 @@ def parsed_hosts(session: Session, incident_id: int) -> set[str]:
     rows = session.execute(
         text(
             "SELECT DISTINCT coalesce(h.name, '') FROM captures c LEFT JOIN hosts h ON h.id = c.host_id "
-            "WHERE c.incident_id = :inc AND c.status IN ('ready', 'partial')"
+            "WHERE c.incident_id = :inc AND c.status IN ('ready', 'partial') AND c.deleted_at IS NULL"
         ),
         {"inc": incident_id},
     )
@@ -222,7 +223,7 @@ def captures_without_digest(session: Session, incident_id: int, version: int) ->
         text(
             "SELECT c.id FROM captures c "
             "LEFT JOIN capture_digests d ON d.capture_id = c.id AND d.version = :v "
-            "WHERE c.incident_id = :inc AND c.status IN ('ready', 'partial') "
+            "WHERE c.incident_id = :inc AND c.status IN ('ready', 'partial') AND c.deleted_at IS NULL "
             "AND d.capture_id IS NULL ORDER BY c.id"
         ),
         {"inc": incident_id, "v": version},
@@ -242,7 +243,10 @@ def mark_computing(session: Session, incident_id: int) -> None:
 
 def pending_captures(session: Session, incident_id: int) -> int:
     row = session.execute(
-        text("SELECT count(*) FROM captures WHERE incident_id = :inc AND status IN ('queued', 'parsing')"),
+        text(
+            "SELECT count(*) FROM captures WHERE incident_id = :inc AND status IN ('queued', 'parsing') "
+            "AND deleted_at IS NULL"
+        ),
         {"inc": incident_id},
     ).first()
     return int(row[0]) if row else 0
@@ -252,7 +256,7 @@ def incident_hosts(session: Session, incident_id: int) -> list[str]:
     rows = session.execute(
         text(
             "SELECT DISTINCT h.name FROM captures c JOIN hosts h ON h.id = c.host_id "
-            "WHERE c.incident_id = :inc ORDER BY h.name"
+            "WHERE c.incident_id = :inc AND c.deleted_at IS NULL ORDER BY h.name"
         ),
         {"inc": incident_id},
     )
@@ -360,7 +364,7 @@ def parsed_captures(
         text(
             "SELECT c.id, coalesce(h.name, ''), c.time_start, c.time_end FROM captures c "
             "LEFT JOIN hosts h ON h.id = c.host_id WHERE c.incident_id = :inc "
-            "AND c.status IN ('ready', 'partial') "
+            "AND c.status IN ('ready', 'partial') AND c.deleted_at IS NULL "
             "AND (CAST(:hosts AS text[]) IS NULL OR coalesce(h.name, '') = ANY(CAST(:hosts AS text[]))) "
             "ORDER BY c.id"
         ),

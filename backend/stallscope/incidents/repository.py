@@ -13,22 +13,24 @@ from stallscope.models import Capture, Incident
 def capture_counts(session: Session, incident_ids: list[int]) -> dict[int, int]:
     rows = session.execute(
         select(Capture.incident_id, func.count())
-        .where(Capture.incident_id.in_(incident_ids))
+        .where(Capture.incident_id.in_(incident_ids), Capture.deleted_at.is_(None))
         .group_by(Capture.incident_id)
     )
     return {int(incident_id): int(count) for incident_id, count in rows}
 
 
 def list_incidents(session: Session, visible: str, params: dict[str, Any]) -> list[Incident]:
-    """Newest first, of those the SQL condition `visible` (over alias `i`) keeps."""
-    statement = text(f"SELECT i.* FROM incidents i WHERE {visible} ORDER BY i.started_at DESC").bindparams(
-        **params
-    )
+    """Newest first, of those the SQL condition `visible` (over alias `i`) keeps; not the trash."""
+    statement = text(
+        f"SELECT i.* FROM incidents i WHERE i.deleted_at IS NULL AND {visible} ORDER BY i.started_at DESC"
+    ).bindparams(**params)
     return list(session.scalars(select(Incident).from_statement(statement)))
 
 
 def get_incident(session: Session, incident_id: int) -> Incident | None:
-    return session.get(Incident, incident_id)
+    """None for an incident in the trash, as for one that does not exist."""
+    incident = session.get(Incident, incident_id)
+    return None if incident is None or incident.deleted_at is not None else incident
 
 
 def add_incident(session: Session, incident: Incident) -> Incident:

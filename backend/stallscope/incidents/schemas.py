@@ -11,6 +11,7 @@ from stallscope.kit.text import MultiLine, SingleLine
 
 Severity = Literal["sev1", "sev2", "sev3", "sev4"]
 Visibility = Literal["team", "restricted"]
+Status = Literal["investigating", "identified", "mitigated", "resolved"]
 
 
 class IncidentCreate(BaseModel):
@@ -46,3 +47,11 @@ class IncidentOut(BaseModel):
     visibility: Visibility = "team"
     members: list[str] = Field(default_factory=list)
     """Who may see it when restricted (admins always may)."""
+    status: Status = "investigating"
+    identified_at: datetime | None = None
+    mitigated_at: datetime | None = None
+    resolved_at: datetime | None = None
+    """Each stamped the first time the incident reached that status (see `lifecycle/`)."""
+    root_cause: str = ""
+    remediation: str = ""
+    updated_at: datetime | None = None

@@ -24,6 +24,13 @@ def _out(incident: Incident, capture_count: int, members: list[str]) -> Incident
         capture_count=capture_count,
         visibility=incident.visibility,
         members=members,
+        status=incident.status,
+        identified_at=incident.identified_at,
+        mitigated_at=incident.mitigated_at,
+        resolved_at=incident.resolved_at,
+        root_cause=incident.root_cause,
+        remediation=incident.remediation,
+        updated_at=incident.updated_at,
     )
 
 

@@ -13,8 +13,9 @@ from stallscope.captures.recovery import find_and_requeue
 from stallscope.config import Settings
 from stallscope.db import raw_connection
 from stallscope.kit import blobstore
+from stallscope.lifecycle.tasks import RETENTION_TASK
 from stallscope.maintenance.loop import Job
-from stallscope.worker import waiting_messages
+from stallscope.worker import enqueue, waiting_messages
 
 log = logging.getLogger(__name__)
 
@@ -23,6 +24,7 @@ Conn = psycopg.Connection[tuple[Any, ...]]
 INCOMING_SWEEP_INTERVAL_S = 300.0
 ORPHAN_SWEEP_INTERVAL_S = 3600.0
 PRUNE_INTERVAL_S = 3600.0
+RETENTION_INTERVAL_S = 3600.0
 ORPHAN_GRACE_S = 3600.0
 """A stored upload gets its row within milliseconds; an hour leaves room for any slow insert."""
 MIN_INCOMING_AGE_S = 120.0
@@ -84,6 +86,11 @@ def prune_bookkeeping(database_url: str) -> None:
             )
 
 
+def queue_retention() -> None:
+    """Ask a worker to apply the retention policy (trash aged-out captures, purge the old trash)."""
+    enqueue(RETENTION_TASK)
+
+
 def console_jobs(settings: Settings, database_url: str) -> list[Job]:
     return [
         Job(
@@ -98,4 +105,5 @@ def console_jobs(settings: Settings, database_url: str) -> list[Job]:
             lambda: sweep_orphan_blobs(settings, database_url),
         ),
         Job("prune bookkeeping", PRUNE_INTERVAL_S, lambda: prune_bookkeeping(database_url)),
+        Job("queue retention", RETENTION_INTERVAL_S, queue_retention),
     ]

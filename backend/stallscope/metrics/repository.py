@@ -21,11 +21,15 @@ FINITE = "value > '-Infinity'::float8 AND value < 'Infinity'::float8"
 
 
 def incident_capture_ids(session: Session, incident_id: int) -> list[int] | None:
-    """Every capture of the incident, or None when there is no such incident."""
-    if session.execute(text("SELECT 1 FROM incidents WHERE id = :id"), {"id": incident_id}).first() is None:
+    """Every capture of the incident, or None when there is no such incident (the trash is not)."""
+    found = session.execute(
+        text("SELECT 1 FROM incidents WHERE id = :id AND deleted_at IS NULL"), {"id": incident_id}
+    )
+    if found.first() is None:
         return None
     rows = session.execute(
-        text("SELECT id FROM captures WHERE incident_id = :id ORDER BY id"), {"id": incident_id}
+        text("SELECT id FROM captures WHERE incident_id = :id AND deleted_at IS NULL ORDER BY id"),
+        {"id": incident_id},
     )
     return [int(row[0]) for row in rows]
 

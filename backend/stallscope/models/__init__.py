@@ -22,6 +22,7 @@ from stallscope.models.people import (
     user_sessions,
     users,
 )
+from stallscope.models.retention_policy import retention_policy
 from stallscope.models.sample import samples
 from stallscope.models.sample_rollup_capture import sample_rollup_captures
 from stallscope.models.short_link import ShortLink
@@ -55,6 +56,7 @@ __all__ = [
     "login_attempts",
     "metrics",
     "oidc_logins",
+    "retention_policy",
     "sample_rollup_captures",
     "samples",
     "timeline_rollups",

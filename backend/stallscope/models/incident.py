@@ -22,3 +22,13 @@ class Incident(Base):
     visibility: Mapped[str] = mapped_column(Text, server_default="team")
     """`team`: everyone with an account; `restricted`: its members and admins only."""
     created_by: Mapped[int | None] = mapped_column(Integer, ForeignKey("users.id", ondelete="SET NULL"))
+    status: Mapped[str] = mapped_column(Text, server_default="investigating")
+    """investigating → identified → mitigated → resolved; each step stamps its `*_at` the first time."""
+    identified_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    mitigated_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    resolved_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    root_cause: Mapped[str] = mapped_column(Text, server_default="")
+    remediation: Mapped[str] = mapped_column(Text, server_default="")
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    """Set while it is in the trash: hidden everywhere, purged for good after the policy's trash days."""

@@ -27,7 +27,7 @@ class MetricSeries(Base):
 metrics = Table(
     "metrics",
     Base.metadata,
-    Column("capture_id", Integer, nullable=False),
+    Column("capture_id", Integer, ForeignKey("captures.id", ondelete="CASCADE"), nullable=False),
     Column("series_id", Integer, nullable=False),
     Column("ts", DateTime(timezone=True), nullable=False),
     Column("value", Float, nullable=False),

@@ -51,7 +51,9 @@ def list_for_incident(session: Session, incident_id: int) -> list[SnapshotRow]:
             _content["source"]["format"].astext,
         )
         .join(Capture, Capture.id == capture_documents.c.capture_id)
-        .where(Capture.incident_id == incident_id, capture_documents.c.kind == KIND)
+        .where(
+            Capture.incident_id == incident_id, Capture.deleted_at.is_(None), capture_documents.c.kind == KIND
+        )
         .order_by(capture_documents.c.capture_id, _take)
     )
     return [

@@ -32,7 +32,7 @@ def use_query_memory(session: Session) -> None:
 def captures(
     session: Session, incident_id: int, capture_ids: list[int], hosts: list[str]
 ) -> list[CaptureRow]:
-    clauses = ["c.incident_id = %(incident)s"]
+    clauses = ["c.incident_id = %(incident)s", "c.deleted_at IS NULL"]  # not the trash
     params: dict[str, Any] = {"incident": incident_id}
     if capture_ids:
         clauses.append("c.id = ANY(%(ids)s)")

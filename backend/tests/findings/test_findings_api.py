@@ -169,6 +169,13 @@ def test_a_parse_on_one_host_recomputes_that_host_alone(
     ids = {f["id"] for f in body["findings"]}
     assert SCENARIO in ids  # the busy host, recomputed
     assert "marker" in ids  # the quiet host's findings, taken as stored
+    # Captures sent to the trash no longer count; restored, they count again.
+    for capture_id in busy:
+        assert api.delete(f"/api/captures/{capture_id}").status_code == 204
+    assert _findings_without(api, incident_id, SCENARIO)
+    for capture_id in busy:
+        assert api.post(f"/api/captures/{capture_id}/restore").status_code == 204
+    assert SCENARIO in {f["id"] for f in _findings_when(api, incident_id, SCENARIO)["findings"]}
 
 
 def _time_range(api: TestClient, incident_id: int, host: str) -> tuple[str, str]:
@@ -226,3 +233,21 @@ def test_a_window_outside_the_captures_is_refused_with_their_range(api: TestClie
     backwards = api.get(url, params={"start": "2026-01-01T00:00:01Z", "end": "2026-01-01T00:00:00Z"})
     assert backwards.status_code == 422
     assert "must start before it ends" in backwards.text
+
+
+def _findings_when(
+    api: TestClient, incident_id: int, finding_id: str, present: bool = True
+) -> dict[str, Any]:
+    """The findings once `finding_id` is (or is no longer) among them."""
+    deadline = time.monotonic() + WAIT_S
+    while True:
+        body = _findings(api, incident_id)
+        if (finding_id in {f["id"] for f in body["findings"]}) == present:
+            return body
+        assert time.monotonic() < deadline, f"{finding_id} still {'absent' if present else 'present'}"
+        time.sleep(0.2)
+
+
+def _findings_without(api: TestClient, incident_id: int, finding_id: str) -> bool:
+    found = _findings_when(api, incident_id, finding_id, present=False)["findings"]
+    return finding_id not in {f["id"] for f in found}
