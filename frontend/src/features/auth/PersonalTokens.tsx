@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { copyText } from '../../shared/clipboard';
+import { RevokeButton } from '../../shared/components/RevokeButton';
+import { SecretOnce } from '../../shared/components/SecretOnce';
 import { EmptyState } from '../../shared/components/EmptyState';
 import { ErrorBanner } from '../../shared/components/ErrorBanner';
 import { Time } from '../../shared/components/Time';
@@ -118,16 +119,7 @@ function TokenRow({
       <td>{state}</td>
       <td className="actions">
         {t.revoked_at ? null : (
-          <button
-            type="button"
-            className="btn btn--small"
-            disabled={revoking}
-            onClick={() => {
-              if (window.confirm(`Revoke token “${t.name}” (${t.prefix}…)? Scripts using it will stop working.`)) onRevoke();
-            }}
-          >
-            {revoking ? 'Revoking…' : 'Revoke…'}
-          </button>
+          <RevokeButton question={`Revoke token “${t.name}” (${t.prefix}…)? Scripts using it will stop working.`} revoking={revoking} onRevoke={onRevoke} />
         )}
       </td>
     </tr>
@@ -135,25 +127,9 @@ function TokenRow({
 }
 
 function NewSecret({ token, onDone }: { token: NewPersonalToken; onDone: () => void }) {
-  const [copied, setCopied] = useState<boolean | null>(null);
   return (
-    <div className="banner banner--info secret-box" role="status" data-testid="personal-token-secret">
-      <div className="stack stack--tight">
-        <strong>Token “{token.name}” created. Copy the secret now: it will not be shown again.</strong>
-        <div className="row">
-          <code className="mono secret">{token.secret}</code>
-          <button type="button" className="btn btn--small" onClick={() => void copyText(token.secret).then(setCopied)}>
-            Copy
-          </button>
-          {copied === true ? <span className="small">copied</span> : copied === false ? <span className="small">select and copy by hand</span> : null}
-        </div>
-        <p className="small">
-          Set it as <code className="mono">STALLSCOPE_TOKEN</code> for the command line: <code className="mono">export STALLSCOPE_TOKEN={token.secret}</code>
-        </p>
-      </div>
-      <button type="button" className="btn btn--small" onClick={onDone}>
-        Done
-      </button>
-    </div>
+    <SecretOnce what={`Token “${token.name}” created`} value={token.secret} onDone={onDone} testId="personal-token-secret">
+      Set it as <code className="mono">STALLSCOPE_TOKEN</code> for the command line: <code className="mono">export STALLSCOPE_TOKEN={token.secret}</code>
+    </SecretOnce>
   );
 }

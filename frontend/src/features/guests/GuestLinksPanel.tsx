@@ -5,7 +5,8 @@
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import { copyText } from '../../shared/clipboard';
+import { RevokeButton } from '../../shared/components/RevokeButton';
+import { SecretOnce } from '../../shared/components/SecretOnce';
 import { ErrorBanner } from '../../shared/components/ErrorBanner';
 import { Time } from '../../shared/components/Time';
 import { usePermissions } from '../auth/usePermissions';
@@ -173,16 +174,7 @@ function LinkRow({ link, state, revoking, onRevoke }: { link: GuestLink; state: 
       </td>
       <td className="actions">
         {link.revoked_at ? null : (
-          <button
-            type="button"
-            className="btn btn--small"
-            disabled={revoking}
-            onClick={() => {
-              if (window.confirm(`Revoke the guest link for “${link.label}” (${link.prefix}…)? Whoever holds it loses access at once.`)) onRevoke();
-            }}
-          >
-            {revoking ? 'Revoking…' : 'Revoke…'}
-          </button>
+          <RevokeButton question={`Revoke the guest link for “${link.label}” (${link.prefix}…)? Whoever holds it loses access at once.`} revoking={revoking} onRevoke={onRevoke} />
         )}
       </td>
     </tr>
@@ -190,28 +182,16 @@ function LinkRow({ link, state, revoking, onRevoke }: { link: GuestLink; state: 
 }
 
 function NewLink({ link, onDone }: { link: NewGuestLink; onDone: () => void }) {
-  const [copied, setCopied] = useState<boolean | null>(null);
-  const url = guestLinkUrl(window.location.origin, link.path);
   return (
-    <div className="banner banner--info secret-box" role="status" data-testid="guest-link-secret">
-      <div className="stack stack--tight">
-        <strong>Guest link for “{link.label}” created. Copy it now: it will not be shown again.</strong>
-        <div className="row">
-          <code className="mono secret" data-testid="guest-link-url">
-            {url}
-          </code>
-          <button type="button" className="btn btn--small" onClick={() => void copyText(url).then(setCopied)}>
-            Copy
-          </button>
-          {copied === true ? <span className="small">copied</span> : copied === false ? <span className="small">select and copy by hand</span> : null}
-        </div>
-        <p className="small">
-          Expires <Time iso={link.expires_at} />. Anyone holding it can read what it shows until then, unless you revoke it.
-        </p>
-      </div>
-      <button type="button" className="btn btn--small" onClick={onDone}>
-        Done
-      </button>
-    </div>
+    <SecretOnce
+      what={`Guest link for “${link.label}” created`}
+      noun="it"
+      value={guestLinkUrl(window.location.origin, link.path)}
+      onDone={onDone}
+      testId="guest-link-secret"
+      valueTestId="guest-link-url"
+    >
+      Expires <Time iso={link.expires_at} />. Anyone holding it can read what it shows until then, unless you revoke it.
+    </SecretOnce>
   );
 }

@@ -5,7 +5,8 @@ import type { ApiToken, ApiTokenLimits, NewApiToken } from '../../api/types';
 import { EmptyState } from '../../shared/components/EmptyState';
 import { ErrorBanner } from '../../shared/components/ErrorBanner';
 import { Time } from '../../shared/components/Time';
-import { copyText } from '../../shared/clipboard';
+import { RevokeButton } from '../../shared/components/RevokeButton';
+import { SecretOnce } from '../../shared/components/SecretOnce';
 import { useDocumentTitle } from '../../shared/hooks/useDocumentTitle';
 import { TOKEN_EXPIRIES, tokenLimits } from './limits';
 
@@ -134,16 +135,7 @@ function TokenRow({ token: t, revoking, onRevoke }: { token: ApiToken; revoking:
       <td>{t.revoked_at ? <span className="snap-failed">revoked <Time iso={t.revoked_at} /></span> : 'active'}</td>
       <td className="actions">
         {t.revoked_at ? null : (
-          <button
-            type="button"
-            className="btn btn--small"
-            disabled={revoking}
-            onClick={() => {
-              if (window.confirm(`Revoke token “${t.name}” (${t.prefix}…)? Anything using it will stop working.`)) onRevoke();
-            }}
-          >
-            {revoking ? 'Revoking…' : 'Revoke…'}
-          </button>
+          <RevokeButton question={`Revoke token “${t.name}” (${t.prefix}…)? Anything using it will stop working.`} revoking={revoking} onRevoke={onRevoke} />
         )}
       </td>
     </tr>
@@ -151,32 +143,9 @@ function TokenRow({ token: t, revoking, onRevoke }: { token: ApiToken; revoking:
 }
 
 function NewSecret({ token, onDone }: { token: NewApiToken; onDone: () => void }) {
-  const [copied, setCopied] = useState<boolean | null>(null);
-  const hint = `export STALLSCOPE_TOKEN=${token.secret}`;
   return (
-    <div className="banner banner--info secret-box" role="status" data-testid="token-secret">
-      <div className="stack stack--tight">
-        <strong>Token “{token.name}” created. Copy the secret now: it will not be shown again.</strong>
-        <div className="row">
-          <code className="mono secret">{token.secret}</code>
-          <button
-            type="button"
-            className="btn btn--small"
-            onClick={() => {
-              void copyText(token.secret).then(setCopied);
-            }}
-          >
-            Copy
-          </button>
-          {copied === true ? <span className="small">copied</span> : copied === false ? <span className="small">select and copy by hand</span> : null}
-        </div>
-        <p className="small">
-          On the collector host: <code className="mono">{hint}</code>
-        </p>
-      </div>
-      <button type="button" className="btn btn--small" onClick={onDone}>
-        Done
-      </button>
-    </div>
+    <SecretOnce what={`Token “${token.name}” created`} value={token.secret} onDone={onDone} testId="token-secret">
+      On the collector host: <code className="mono">export STALLSCOPE_TOKEN={token.secret}</code>
+    </SecretOnce>
   );
 }
