@@ -280,23 +280,37 @@ def build_parser() -> argparse.ArgumentParser:
         "  stallscope user list\n  stallscope user reset alice\n  stallscope user disable bob\n"
         "  stallscope user token alice --label laptop --expires-in 30",
     )
-    p.add_argument("--data-dir", type=Path, help="the console's data directory (embedded database)")
+    # Accepted before or after the action (`user --data-dir D list`, `user list --data-dir D`).
+    where = argparse.ArgumentParser(add_help=False)
+    where.add_argument(
+        "--data-dir",
+        type=Path,
+        default=argparse.SUPPRESS,
+        help="the console's data directory (embedded database)",
+    )
+    p.add_argument("--data-dir", type=Path, default=argparse.SUPPRESS, help="the console's data directory")
     user_sub = p.add_subparsers(dest="user_command", required=True, metavar="ACTION")
-    u = user_sub.add_parser("create", help="create an account")
+    u = user_sub.add_parser("create", help="create an account", parents=[where])
     u.add_argument("name")
     u.add_argument("--role", required=True, choices=["viewer", "responder", "admin"])
     u.add_argument("--email", help="for single sign-on matching and contact")
-    user_sub.add_parser("list", help="list accounts")
-    u = user_sub.add_parser("reset", help="set a new password (signs the account out everywhere)")
+    user_sub.add_parser("list", help="list accounts", parents=[where])
+    u = user_sub.add_parser(
+        "reset", help="set a new password (signs the account out everywhere)", parents=[where]
+    )
     u.add_argument("name")
-    u = user_sub.add_parser("disable", help="disable an account (its sessions end, its tokens stop)")
+    u = user_sub.add_parser(
+        "disable", help="disable an account (its sessions end, its tokens stop)", parents=[where]
+    )
     u.add_argument("name")
-    u = user_sub.add_parser("enable", help="enable a disabled account again")
+    u = user_sub.add_parser("enable", help="enable a disabled account again", parents=[where])
     u.add_argument("name")
-    u = user_sub.add_parser("role", help="change an account's role")
+    u = user_sub.add_parser("role", help="change an account's role", parents=[where])
     u.add_argument("name")
     u.add_argument("role", choices=["viewer", "responder", "admin"])
-    u = user_sub.add_parser("token", help="a personal API token for the CLI and scripts (STALLSCOPE_TOKEN)")
+    u = user_sub.add_parser(
+        "token", help="a personal API token for the CLI and scripts (STALLSCOPE_TOKEN)", parents=[where]
+    )
     u.add_argument("name")
     u.add_argument("--label", default="cli", help="what the token is for (default %(default)s)")
     u.add_argument("--expires-in", type=float, default=90, metavar="DAYS", help="default %(default)s")
@@ -346,6 +360,9 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("httpx").setLevel(logging.WARNING)  # one line per request would bury the progress
     args = build_parser().parse_args(argv)
+    if args.handler in (cmd_user, cmd_token):
+        # Their answer is a line or a secret: the database's start-up chatter would bury it.
+        logging.getLogger().setLevel(logging.WARNING)
     try:
         result: int = args.handler(args)
     except KeyboardInterrupt:

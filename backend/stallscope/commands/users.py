@@ -43,8 +43,9 @@ def _line(user: UserOut) -> str:
 
 
 def run_user(args: argparse.Namespace) -> int:
-    if args.data_dir:
-        os.environ["STALLSCOPE_DATA_DIR"] = str(args.data_dir)
+    data_dir = getattr(args, "data_dir", None)
+    if data_dir:
+        os.environ["STALLSCOPE_DATA_DIR"] = str(data_dir)
         get_settings.cache_clear()
     settings = ensure_database(get_settings())
     assert settings.database_url is not None

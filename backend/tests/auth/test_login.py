@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import psycopg
 import pytest
@@ -125,3 +126,27 @@ def test_the_command_line_makes_and_lists_accounts(database_url: str) -> None:
     with _browser() as script:
         me = script.get("/api/auth/me", headers={"Authorization": f"Bearer {secret}"}).json()
         assert (me["name"], me["role"], me["via"]) == ("rhea", "viewer", "token")
+
+
+def test_the_command_line_works_on_a_console_s_data_directory(tmp_path: Path) -> None:
+    # The embedded database under --data-dir, made and migrated on the first call.
+    data_dir = tmp_path / "console"
+    data_dir.mkdir()
+    data_dir.chmod(0o755)  # the embedded server runs as its own user when tests run as root
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "CELERY_BROKER_URL"}}
+    env["STALLSCOPE_PASSWORD"] = "a password for here"
+    base = [sys.executable, "-m", "stallscope", "user"]
+    made = subprocess.run(
+        [*base, "create", "sol", "--role", "admin", "--data-dir", str(data_dir)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert made.returncode == 0, made.stderr
+    listed = subprocess.run(
+        [*base, "--data-dir", str(data_dir), "list"], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert listed.returncode == 0, listed.stderr
+    assert "sol" in listed.stdout
+    assert "admin" in listed.stdout
