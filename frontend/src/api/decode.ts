@@ -5,6 +5,7 @@
 import {
   CAPTURE_STATUSES,
   FRAME_KINDS,
+  INCIDENT_STATUSES,
   SEVERITIES,
   VISIBILITIES,
   type ApiToken,
@@ -84,6 +85,7 @@ export function oneOf<T extends string>(allowed: readonly T[]) {
 const severity = oneOf(SEVERITIES);
 const visibility = oneOf(VISIBILITIES);
 const captureStatus = oneOf(CAPTURE_STATUSES);
+const incidentStatus = oneOf(INCIDENT_STATUSES);
 const nstr = nullable(str);
 const nnum = nullable(num);
 
@@ -99,6 +101,13 @@ export function decodeIncident(v: unknown, path = 'incident'): Incident {
     capture_count: nnum(o.capture_count, `${path}.capture_count`) ?? 0,
     visibility: o.visibility === undefined ? 'team' : visibility(o.visibility, `${path}.visibility`),
     members: o.members === undefined ? [] : arr(o.members, `${path}.members`, str),
+    status: o.status === undefined ? 'investigating' : incidentStatus(o.status, `${path}.status`),
+    identified_at: nstr(o.identified_at, `${path}.identified_at`),
+    mitigated_at: nstr(o.mitigated_at, `${path}.mitigated_at`),
+    resolved_at: nstr(o.resolved_at, `${path}.resolved_at`),
+    root_cause: nstr(o.root_cause, `${path}.root_cause`) ?? '',
+    remediation: nstr(o.remediation, `${path}.remediation`) ?? '',
+    updated_at: nstr(o.updated_at, `${path}.updated_at`),
   };
 }
 

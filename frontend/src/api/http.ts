@@ -121,6 +121,11 @@ export async function deleteRequest(url: string): Promise<void> {
   await send('DELETE', url);
 }
 
+/** POST without a body for an action answered 204 (a restore); the answer's body, if any, is ignored. */
+export async function postNoContent(url: string): Promise<void> {
+  await send('POST', url);
+}
+
 async function readJson(res: Response, url: string): Promise<unknown> {
   return parseJson(res, url, await res.text());
 }

@@ -18,7 +18,22 @@ export interface Incident {
   visibility: Visibility;
   /** User names of a restricted incident's members. */
   members: string[];
+  /**
+   * Where the incident is in its lifecycle, and when it first reached each status (null: not yet).
+   * Always filled by the decoder; optional so objects written before the lifecycle still type-check.
+   */
+  status?: IncidentStatus;
+  identified_at?: string | null;
+  mitigated_at?: string | null;
+  resolved_at?: string | null;
+  root_cause?: string;
+  remediation?: string;
+  updated_at?: string | null;
 }
+
+/** In order: an incident moves forward through these (it may go back; the first stamps are kept). */
+export const INCIDENT_STATUSES = ['investigating', 'identified', 'mitigated', 'resolved'] as const;
+export type IncidentStatus = (typeof INCIDENT_STATUSES)[number];
 
 export interface NewIncident {
   title: string;

@@ -14,6 +14,8 @@ import { IncidentListPage } from '../features/incidents/IncidentListPage';
 import { AuditPage } from '../features/admin/AuditPage';
 import { PeoplePage } from '../features/admin/PeoplePage';
 import { RequireAdmin } from '../features/admin/RequireAdmin';
+import { RetentionPage } from '../features/lifecycle/RetentionPage';
+import { TrashPage } from '../features/lifecycle/TrashPage';
 import { AccountPage } from '../features/auth/AccountPage';
 import { AuthGate } from '../features/auth/AuthGate';
 import { LoginPage } from '../features/auth/LoginPage';
@@ -54,6 +56,8 @@ export const router = createBrowserRouter([
             children: [
               { path: 'people', element: <PeoplePage /> },
               { path: 'audit', element: <AuditPage /> },
+              { path: 'trash', element: <TrashPage /> },
+              { path: 'retention', element: <RetentionPage /> },
             ],
           },
           { path: '*', element: <NotFound /> },

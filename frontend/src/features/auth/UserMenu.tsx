@@ -44,6 +44,12 @@ export function UserMenu() {
             <Link role="menuitem" to="/admin/audit" onClick={close}>
               Audit log
             </Link>
+            <Link role="menuitem" to="/admin/trash" onClick={close}>
+              Trash
+            </Link>
+            <Link role="menuitem" to="/admin/retention" onClick={close}>
+              Retention
+            </Link>
             <Link role="menuitem" to="/tokens" onClick={close}>
               Collector tokens
             </Link>

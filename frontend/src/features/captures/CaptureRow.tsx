@@ -8,6 +8,7 @@ import { Truncate } from '../../shared/components/Truncate';
 import { formatCount, formatDurationNs } from '../../shared/units';
 import { usePermissions } from '../auth/usePermissions';
 import { CaptureFindingsBadge } from '../findings/CaptureFindingsBadge';
+import { DeleteCaptureButton } from '../lifecycle/DeleteCaptureButton';
 import { EMPTY_NOTE, isReady, issueCount, sizeText, statusText } from './captureStatus';
 import { captureLinks, hasSamples, hasTimes, recordCountsTitle, recordSummary, STARTABLE_MODES, timeSpanText } from './captureView';
 import { ShiftForm } from './ShiftForm';
@@ -149,6 +150,7 @@ export function CaptureRow({ capture: c, selected, onSelect, onReparse, reparsin
               {reparsing ? 'Re-parsing…' : 'Re-parse'}
             </button>
           ) : null}
+          {can.canRespond ? <DeleteCaptureButton capture={c} /> : null}
         </td>
       </tr>
       {open && (issues > 0 || c.error) ? (

@@ -11,6 +11,7 @@ import { GuestLinksPanel } from '../guests/GuestLinksPanel';
 import { useGuestScope } from '../guests/useGuestScope';
 import { VisibilityBadge } from '../incidents/VisibilityBadge';
 import { incidentQuery } from '../incidents/queries';
+import { IncidentLifecycle } from '../lifecycle/IncidentLifecycle';
 import { CaptureTable } from './CaptureTable';
 import { isActive, isReady } from './captureStatus';
 import { hasSamples } from './captureView';
@@ -70,6 +71,7 @@ function IncidentView({ id }: { id: number }) {
       {incident.isError ? <ErrorBanner title="Could not load the incident." error={incident.error} onRetry={() => void incident.refetch()} /> : null}
       {incident.data ? <IncidentHeader incident={incident.data} /> : incident.isPending ? <p className="muted">Loading incident…</p> : null}
       {incident.data ? <VisibilityBadge incident={incident.data} /> : null}
+      {incident.data ? <IncidentLifecycle incident={incident.data} /> : null}
 
       {captures.data && guest.allows('findings') ? <FindingsPanel incident={id} captures={captures.data} /> : null}
 
