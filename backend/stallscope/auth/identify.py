@@ -18,7 +18,8 @@ from stallscope.tokens.service import COLLECTOR_PREFIX, check_secret
 IDLE_TIMEOUT = timedelta(hours=24)
 """A session nobody used for this long is over: a laptop left logged in does not stay a way in."""
 TOUCH_EVERY = timedelta(minutes=1)
-"""How stale `last_seen_at` may get before a request writes it (one write a minute, not per request)."""
+"""How stale a session's `last_seen_at` or a token's `last_used_at` may get before a request writes
+it: one write a minute, not one per request."""
 
 SIGN_IN = "sign in (POST /api/auth/login) or send 'Authorization: Bearer <token>'"
 
@@ -73,13 +74,14 @@ def from_bearer(session: Session, secret: str, now: datetime | None = None) -> P
     if row is None:
         raise Unauthorized("unknown API token")
     token: tuple[Any, ...] = tuple(row)
-    token_id, token_name, prefix, expires, revoked, user_id, user_name, role, disabled = token
+    token_id, token_name, prefix, expires, revoked, user_id, user_name, role, disabled, last_used = token
     if revoked is not None:
         raise Unauthorized(f"API token '{token_name}' ({prefix}…) was revoked")
     if expires is not None and expires <= now:
         raise Unauthorized(f"API token '{token_name}' ({prefix}…) expired on {expires:%Y-%m-%d}")
     if disabled is not None:
         raise Unauthorized("the account this token belongs to is disabled")
-    repository.touch_api_token(session, token_id, now)
-    session.commit()
+    if last_used is None or now - last_used >= TOUCH_EVERY:
+        repository.touch_api_token(session, token_id, now)
+        session.commit()
     return Principal(role=Role(role), name=user_name, via="token", user_id=user_id, credential_id=token_id)

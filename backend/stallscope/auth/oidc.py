@@ -4,9 +4,9 @@ The console redirects to the provider with a fresh state, nonce and PKCE verifie
 `oidc_logins` for ten minutes (not in a cookie: the provider's redirect back is a cross-site
 navigation, which a SameSite=Strict cookie does not survive). The callback exchanges the code, checks
 the ID token's signature (the provider's published keys, with joserfc), issuer, audience, expiry and
-nonce, then signs in the account with that (issuer, subject), making it at the first sign-on. Roles come from the
-provider's groups when groups are mapped (checked at every sign-on, so removing someone from the
-admin group there takes effect here), else the configured default for new accounts.
+nonce, then signs in the account with that (issuer, subject), making it at the first sign-on. Roles
+come from the provider's groups when groups are mapped (checked at every sign-on, so removing someone
+from the admin group there takes effect here), else the configured default for new accounts.
 """
 
 from __future__ import annotations

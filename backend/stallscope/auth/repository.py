@@ -127,11 +127,11 @@ def delete_expired_sessions(session: Session, now: datetime) -> int:
 
 
 def api_token_by_digest(session: Session, digest: bytes) -> Row[Any] | None:
-    """(token id, name, prefix, expires, revoked, user id, user name, role, disabled)."""
+    """(token id, name, prefix, expires, revoked, user id, user name, role, disabled, last used)."""
     return session.execute(
         text(
-            "SELECT t.id, t.name, t.prefix, t.expires_at, t.revoked_at, u.id, u.name, u.role, u.disabled_at "
-            "FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE t.digest = :digest"
+            "SELECT t.id, t.name, t.prefix, t.expires_at, t.revoked_at, u.id, u.name, u.role, u.disabled_at, "
+            "t.last_used_at FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE t.digest = :digest"
         ),
         {"digest": digest},
     ).first()

@@ -127,12 +127,16 @@ def test_off_cpu_intervals_in_s_and_d_with_plausible_stacks(
     recorded: dict[str, Any], api: TestClient
 ) -> None:
     sched = by_format(recorded, "perf-sched")
-    result = api.get("/api/threads", params={"captures": str(sched["id"]), "comm_regex": "^wl-"}).json()
+    # By the workload's pid: a scheduler capture also holds every thread that switched with it, and
+    # the test command's other half records the same workload (same thread names) at the same time.
+    params = {"captures": str(sched["id"]), "comm_regex": "^wl-", "pid": recorded["pid"]}
+    result = api.get("/api/threads", params=params).json()
     assert result["source"] == "sched"
     threads = {t["comm"]: t for t in result["threads"]}
+    # Found by pid at all: the text's headers carry pid/tid.
     assert "wl-lock" in threads, [(t["comm"], t["tid"], t["pid"]) for t in result["threads"]]
     lock = threads["wl-lock"]
-    assert {t["pid"] for t in result["threads"]} == {recorded["pid"]}  # the text's headers carry pid/tid
+    assert {t["pid"] for t in result["threads"]} == {recorded["pid"]}
     assert lock["states"]["sleeping"] > 0
     sleeping_tops = lock["top_stacks"]["sleeping"]
     assert 1 <= len(sleeping_tops) <= 5

@@ -11,6 +11,10 @@ from stallscope.main import create_app
 from tests.fixtures.factories import make_incident
 from tests.fixtures.people import bearer
 
+# Tokens, links, the browser guard, incident and annotation rows: nothing here depends on how
+# records are stored, so the TimescaleDB half need not run it again.
+pytestmark = pytest.mark.storage_neutral
+
 
 @pytest.fixture(scope="module")
 def bare(database_url: str, admin_token: str) -> Iterator[TestClient]:

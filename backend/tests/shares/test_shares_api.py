@@ -4,10 +4,15 @@ the incident they name."""
 
 from __future__ import annotations
 
+import pytest
 from fastapi.testclient import TestClient
 
 from tests.fixtures.factories import make_incident
 from tests.fixtures.people import bearer, token_for
+
+# Tokens, links, the browser guard, incident and annotation rows: nothing here depends on how
+# records are stored, so the TimescaleDB half need not run it again.
+pytestmark = pytest.mark.storage_neutral
 
 
 def _target(incident_id: int) -> str:

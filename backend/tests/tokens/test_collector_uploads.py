@@ -7,11 +7,16 @@ from pathlib import Path
 
 import httpx
 import psycopg
+import pytest
 from fastapi.testclient import TestClient
 
 from stallscope.db import libpq_url
 from tests.fixtures.factories import make_incident
 from tests.fixtures.worker import wait_parsed
+
+# Tokens, links, the browser guard, incident and annotation rows: nothing here depends on how
+# records are stored, so the TimescaleDB half need not run it again.
+pytestmark = pytest.mark.storage_neutral
 
 SAMPLE = b"svc 7/7 [000] 5.000001: 1000 cpu-clock:\n\t    11 work (/usr/bin/svc)\n\n"
 
