@@ -1,18 +1,19 @@
 """The incident lifecycle: status with its timestamps, root cause and remediation, a trash (soft
-delete) for incidents and captures, the retention policy, and foreign keys that cascade a capture's
-deletion into every table holding its rows.
+delete) for incidents and captures, and the retention policy.
 
-`samples`, `events` and `metrics` had no foreign key to `captures`; they get one now, ON DELETE
-CASCADE, so deleting a capture row removes all it left behind in one statement, on plain PostgreSQL
-and on TimescaleDB hypertables alike (a foreign key from a hypertable to a plain table is supported;
-the constraint is copied to each chunk, and the cascade reaches compressed chunks, checked on
-TimescaleDB 2.29). A parse that loads rows for a capture purged meanwhile then fails on the key
-instead of leaving orphans. The price is a per-row check on every COPY into these tables: on
-PostgreSQL 18, 1M sample rows loaded in 4.8 s instead of 1.1 s, and the end-to-end ingest of 1M
-samples (`bench/ingest_and_query.py`) took 38.8 s instead of 23.7 s.
+A purge deletes a capture and everything it holds in one transaction. The tables with a foreign key
+to `captures` cascade. `samples`, `events` and `metrics` get none, and the purge deletes their rows by
+capture id after the capture row (`lifecycle/repository.py`):
+- On TimescaleDB these are hypertables, and a foreign key from one makes every new chunk add its own
+  constraint, which locks `captures` (SHARE ROW EXCLUSIVE) until the loading transaction ends. A
+  parse that starts a new day's chunk then blocks every upload, and its own progress updates, for
+  its whole length.
+- On either back end the per-row check slowed the ingest of 1M samples from 23.7 s to 38.8 s.
+A parse holds its capture row (FOR KEY SHARE) while it writes, so the purge's delete of that row
+waits for the parse's commit and the deletes after it see everything the parse wrote
+(`captures/parsing.py`).
 
-The per-second continuous aggregate is not a table a foreign key can reach: `lifecycle/repository.py`
-deletes its materialised rows by capture id in the same transaction.
+The per-second continuous aggregate is deleted from by capture id in the same transaction too.
 
 Revision ID: 0012
 Revises: 0011
@@ -30,8 +31,6 @@ branch_labels = None
 depends_on = None
 
 STATUSES = "status IN ('investigating', 'identified', 'mitigated', 'resolved')"
-CAPTURE_ROW_TABLES = ("samples", "events", "metrics")
-"""Capture-owned tables without a foreign key before this revision (the others cascade since theirs)."""
 
 
 def upgrade() -> None:
@@ -60,16 +59,6 @@ def upgrade() -> None:
         postgresql_where=sa.text("deleted_at IS NOT NULL"),
     )
 
-    for table in CAPTURE_ROW_TABLES:
-        # No capture was ever deleted before this revision, so nothing should be orphaned; a row that
-        # is would only stop the constraint from being added.
-        op.execute(
-            f"DELETE FROM {table} t WHERE NOT EXISTS (SELECT 1 FROM captures c WHERE c.id = t.capture_id)"
-        )
-        op.create_foreign_key(
-            f"fk_{table}_capture", table, "captures", ["capture_id"], ["id"], ondelete="CASCADE"
-        )
-
     op.create_table(
         "retention_policy",
         sa.Column("id", sa.Integer, primary_key=True),
@@ -87,8 +76,6 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_table("retention_policy")
-    for table in CAPTURE_ROW_TABLES:
-        op.drop_constraint(f"fk_{table}_capture", table, type_="foreignkey")
     op.drop_index("ix_captures_deleted_at", table_name="captures")
     op.drop_index("ix_incidents_deleted_at", table_name="incidents")
     op.drop_column("captures", "deleted_at")

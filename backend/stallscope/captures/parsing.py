@@ -77,6 +77,9 @@ def _parse_claimed(database_url: str, aux: Conn, capture_id: int, claimed: Claim
     filename, attempt = claimed.filename, claimed.attempt
     try:
         with raw_connection(database_url) as main:
+            if not _hold_capture(main, capture_id):
+                log.info("capture %s was deleted before its parse wrote anything", capture_id)
+                return
             final_status = _load(
                 main,
                 aux,
@@ -114,6 +117,17 @@ def _parse_claimed(database_url: str, aux: Conn, capture_id: int, claimed: Claim
     ).fetchone()
     if ended is not None:
         realign_host(aux, capture_id, ended[0] or {}, ended[1])
+
+
+def _hold_capture(main: Conn, capture_id: int) -> bool:
+    """Hold the capture row (FOR KEY SHARE) for the parse's transaction; False when it is gone.
+
+    `samples`, `events` and `metrics` have no foreign key to their capture (on TimescaleDB one would
+    lock `captures` against every write whenever a parse adds a chunk), so a purge deletes their rows
+    itself: it deletes the capture row first, which waits for this hold, so its deletes see every row
+    this parse commits. Progress updates on the row still go through (they change no key)."""
+    row = main.execute("SELECT 1 FROM captures WHERE id = %s FOR KEY SHARE", (capture_id,)).fetchone()
+    return row is not None
 
 
 BRIN_INDEXES = """

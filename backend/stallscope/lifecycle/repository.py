@@ -100,7 +100,7 @@ def rollup_table(session: Session) -> str | None:
 def delete_rollup_rows(session: Session, capture_ids: list[int]) -> None:
     """The per-second aggregate's materialised rows of these captures: no foreign key reaches them.
 
-    Deleted in the caller's transaction, beside the cascade that removes the raw samples. A refresh
+    Deleted in the caller's transaction, after the raw samples. A refresh
     running at the same moment may write back buckets it computed from samples it still saw; the
     samples' deletion is in the aggregate's invalidation log, so the next refresh (the hourly policy)
     removes them again.
@@ -111,13 +111,31 @@ def delete_rollup_rows(session: Session, capture_ids: list[int]) -> None:
     session.execute(text(f"DELETE FROM {table} WHERE capture_id = ANY(:ids)"), {"ids": capture_ids})
 
 
+CAPTURE_ROW_TABLES = ("samples", "events", "metrics")
+"""The tables no foreign key ties to their capture (see `captures/parsing.py` `_hold_capture`): their
+rows are deleted here, after the capture rows, in the same transaction."""
+
+
 def delete_incidents(session: Session, incident_ids: list[int]) -> None:
-    """The foreign keys cascade to captures and from them to every table holding their rows."""
+    """Their captures first (with every row they hold), then the incidents; the other tables that
+    belong to an incident cascade from it."""
+    rows = session.execute(
+        text("DELETE FROM captures WHERE incident_id = ANY(:ids) RETURNING id"), {"ids": incident_ids}
+    )
+    _delete_capture_rows(session, [int(r[0]) for r in rows])
     session.execute(text("DELETE FROM incidents WHERE id = ANY(:ids)"), {"ids": incident_ids})
 
 
 def delete_captures(session: Session, capture_ids: list[int]) -> None:
+    """The capture rows first: deleting one waits for a parse holding it, so the deletes that follow
+    see every row that parse committed. Foreign keys cascade to the capture's other tables."""
     session.execute(text("DELETE FROM captures WHERE id = ANY(:ids)"), {"ids": capture_ids})
+    _delete_capture_rows(session, capture_ids)
+
+
+def _delete_capture_rows(session: Session, capture_ids: list[int]) -> None:
+    for table in CAPTURE_ROW_TABLES:
+        session.execute(text(f"DELETE FROM {table} WHERE capture_id = ANY(:ids)"), {"ids": capture_ids})
 
 
 def policy(session: Session) -> dict[str, Any]:

@@ -202,15 +202,15 @@ def _live_capture(session: Session, capture_id: int) -> Capture:
 def purge_incidents(
     session: Session, principal: Principal | None, incident_ids: list[int], address: str | None = None
 ) -> Purged:
-    """Delete the incidents; the foreign keys cascade to their captures and every row those hold,
-    and the aggregate's materialised rows go here, in the same transaction."""
+    """Delete the incidents, their captures and every row those hold, and the aggregate's
+    materialised rows, in the caller's transaction."""
     if not incident_ids:
         return Purged()
     owned = repository.captures_of(session, incident_ids)
     capture_ids = [c for c, _ in owned]
     purged = Purged(list(incident_ids), capture_ids, repository.blob_shas(session, capture_ids))
-    repository.delete_rollup_rows(session, capture_ids)
     repository.delete_incidents(session, incident_ids)
+    repository.delete_rollup_rows(session, capture_ids)
     for incident_id in incident_ids:
         detail = {"captures": [c for c, owner in owned if owner == incident_id]}
         audit.record(session, principal, "purge", "incident", incident_id, incident_id, detail, address)
@@ -220,13 +220,13 @@ def purge_incidents(
 def purge_captures(
     session: Session, principal: Principal | None, captures: list[tuple[int, int]], address: str | None = None
 ) -> Purged:
-    """Delete (capture, incident) pairs and, with the cascades, every row they hold."""
+    """Delete (capture, incident) pairs and every row they hold."""
     if not captures:
         return Purged()
     capture_ids = [c for c, _ in captures]
     purged = Purged([], capture_ids, repository.blob_shas(session, capture_ids))
-    repository.delete_rollup_rows(session, capture_ids)
     repository.delete_captures(session, capture_ids)
+    repository.delete_rollup_rows(session, capture_ids)
     for capture_id, incident_id in captures:
         audit.record(session, principal, "purge", "capture", capture_id, incident_id, {}, address)
     return purged

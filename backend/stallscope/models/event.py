@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sqlalchemy import BigInteger, Column, DateTime, ForeignKey, Integer, SmallInteger, Table, Text
+from sqlalchemy import BigInteger, Column, DateTime, Integer, SmallInteger, Table, Text
 from sqlalchemy.dialects.postgresql import JSONB
 
 from stallscope.models.base import Base
@@ -10,7 +10,8 @@ from stallscope.models.base import Base
 events = Table(
     "events",
     Base.metadata,
-    Column("capture_id", Integer, ForeignKey("captures.id", ondelete="CASCADE"), nullable=False),
+    # No foreign key (see captures/parsing.py `_hold_capture`): a purge deletes these rows itself.
+    Column("capture_id", Integer, nullable=False),
     Column("ts", DateTime(timezone=True), nullable=False),
     Column("duration_ns", BigInteger),
     Column("kind", Text, nullable=False),

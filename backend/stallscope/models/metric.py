@@ -27,7 +27,8 @@ class MetricSeries(Base):
 metrics = Table(
     "metrics",
     Base.metadata,
-    Column("capture_id", Integer, ForeignKey("captures.id", ondelete="CASCADE"), nullable=False),
+    # No foreign key (see captures/parsing.py `_hold_capture`): a purge deletes these rows itself.
+    Column("capture_id", Integer, nullable=False),
     Column("series_id", Integer, nullable=False),
     Column("ts", DateTime(timezone=True), nullable=False),
     Column("value", Float, nullable=False),

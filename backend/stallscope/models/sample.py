@@ -6,14 +6,15 @@ would need the time column in any unique index.
 
 from __future__ import annotations
 
-from sqlalchemy import BigInteger, Column, DateTime, ForeignKey, Integer, SmallInteger, Table, Text
+from sqlalchemy import BigInteger, Column, DateTime, Integer, SmallInteger, Table, Text
 
 from stallscope.models.base import Base
 
 samples = Table(
     "samples",
     Base.metadata,
-    Column("capture_id", Integer, ForeignKey("captures.id", ondelete="CASCADE"), nullable=False),
+    # No foreign key (see captures/parsing.py `_hold_capture`): a purge deletes these rows itself.
+    Column("capture_id", Integer, nullable=False),
     Column("ts", DateTime(timezone=True), nullable=False),
     Column("pid", Integer),
     Column("tid", Integer),

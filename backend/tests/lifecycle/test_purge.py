@@ -1,7 +1,7 @@
 """Purging an incident or a capture removes every row it left, in any table, and its unshared blobs.
 
 Runs on both back ends (the test command's two halves). On TimescaleDB the captures' chunks are
-compressed first, so the cascade is shown to reach compressed chunks, and the per-second continuous
+compressed first, so the deletes are shown to reach compressed chunks, and the per-second continuous
 aggregate is checked too.
 """
 
