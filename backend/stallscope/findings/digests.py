@@ -19,13 +19,12 @@ from stallscope.analysis.findings.digest_builder import thread_summary
 from stallscope.findings import repository
 from stallscope.findings.repository import Span
 from stallscope.flame.catalog import catalog
+from stallscope.kit.units import epoch_ns
 from stallscope.threads.service import capture_threads
 
 
 def _ns(moment: datetime | None) -> int | None:
-    if moment is None:
-        return None
-    return int(moment.timestamp()) * 1_000_000_000 + moment.microsecond * 1000
+    return None if moment is None else epoch_ns(moment)
 
 
 class _Stacks:

@@ -11,6 +11,7 @@ from sqlalchemy import text
 from sqlalchemy.orm import Session
 
 from stallscope.analysis.findings.digest import BURST_GAP_US, DURATION_KINDS
+from stallscope.kit.units import epoch_ns
 
 
 def capture_meta(
@@ -39,13 +40,9 @@ class Span:
             "id": capture_id,
             "start": self.start,
             "end": self.end,
-            "start_ns": _ns(self.start),
-            "end_ns": _ns(self.end),
+            "start_ns": epoch_ns(self.start),
+            "end_ns": epoch_ns(self.end),
         }
-
-
-def _ns(moment: datetime) -> int:
-    return int(moment.timestamp()) * 1_000_000_000 + moment.microsecond * 1000
 
 
 IN_SPAN = "ts >= :start AND ts < :end"

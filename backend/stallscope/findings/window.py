@@ -22,6 +22,7 @@ from stallscope.findings import repository
 from stallscope.findings.digests import build_digest
 from stallscope.findings.repository import Span
 from stallscope.kit.errors import Invalid, NotFound
+from stallscope.kit.units import epoch_ns
 
 RestSide = Literal["before", "after"]
 CaptureSpan = tuple[int, str, datetime | None, datetime | None]
@@ -29,10 +30,6 @@ CaptureSpan = tuple[int, str, datetime | None, datetime | None]
 
 ONE_US = timedelta(microseconds=1)
 """A capture's end is its last record's time; one µs past it makes the range exclusive."""
-
-
-def _ns(moment: datetime) -> int:
-    return int(moment.timestamp()) * 1_000_000_000 + moment.microsecond * 1000
 
 
 def _rest(lo: datetime, hi: datetime, window: Span, side: RestSide) -> tuple[Span | None, list[str]]:
@@ -80,8 +77,8 @@ def window_findings(
         impacted,
         baseline,
         incident_id,
-        time_range=(_ns(window.start), _ns(window.end)),
-        baseline_time_range=(_ns(rest.start), _ns(rest.end)) if rest else None,
+        time_range=(epoch_ns(window.start), epoch_ns(window.end)),
+        baseline_time_range=(epoch_ns(rest.start), epoch_ns(rest.end)) if rest else None,
     )
     notes.extend(result.notes)
     hosts_text = "1 host" if len(result.hosts) == 1 else f"{len(result.hosts)} hosts"

@@ -56,3 +56,12 @@ def parse_wall_clock_ns(text: str) -> int:
         raise ValueError(f"{text!r} is before the year 2000: give the capture's wall-clock start")
     delta = moment - datetime(1970, 1, 1, tzinfo=UTC)
     return (delta.days * 86_400 + delta.seconds) * 1_000_000_000 + delta.microseconds * 1_000
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def epoch_ns(moment: datetime) -> int:
+    """A stored instant as epoch nanoseconds, exactly (no float on the way: µs are what is stored)."""
+    delta = moment - _EPOCH
+    return (delta.days * 86_400 + delta.seconds) * 1_000_000_000 + delta.microseconds * 1000

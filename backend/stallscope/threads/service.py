@@ -30,6 +30,7 @@ from stallscope.analysis.thread_states import (
 from stallscope.flame.catalog import catalog
 from stallscope.ingest.sched.args import is_futex_wait_frame, read_futex
 from stallscope.kit.errors import Invalid
+from stallscope.kit.units import epoch_ns
 from stallscope.threads import repository, totals
 from stallscope.threads.payloads import lock_payloads, thread_payloads
 from stallscope.threads.repository import ThreadFilter
@@ -49,10 +50,7 @@ SITE_LOCKS_NOTE = (
 
 
 def _ns(moment: datetime | None) -> int | None:
-    if moment is None:
-        return None
-    delta = moment - EPOCH
-    return (delta.days * 86_400 + delta.seconds) * 1_000_000_000 + delta.microseconds * 1000
+    return None if moment is None else epoch_ns(moment)
 
 
 def _at(ns: int) -> datetime:
