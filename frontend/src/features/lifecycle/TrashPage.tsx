@@ -57,25 +57,14 @@ export function TrashPage() {
                     <span className="muted mono">#{i.id}</span> {i.title}
                   </td>
                   <td className="num">{i.capture_count}</td>
-                  <td>
-                    <Time iso={i.deleted_at} relative />
-                  </td>
-                  <td>
-                    <Time iso={i.purge_after} relative />
-                  </td>
-                  <td className="actions">
-                    <button type="button" className="btn btn--small" disabled={act.isPending} onClick={() => act.mutate({ kind: 'restore-incident', id: i.id })}>
-                      {busy('restore-incident', i.id) ? 'Restoring…' : 'Restore'}
-                    </button>
-                    <button
-                      type="button"
-                      className="btn btn--small btn--trash"
-                      disabled={act.isPending}
-                      onClick={() => purge({ kind: 'purge-incident', id: i.id }, `incident #${i.id} “${i.title}” and its ${i.capture_count} capture(s)`)}
-                    >
-                      {busy('purge-incident', i.id) ? 'Purging…' : 'Purge now…'}
-                    </button>
-                  </td>
+                  <TrashTail
+                    item={i}
+                    restoring={busy('restore-incident', i.id)}
+                    purging={busy('purge-incident', i.id)}
+                    disabled={act.isPending}
+                    onRestore={() => act.mutate({ kind: 'restore-incident', id: i.id })}
+                    onPurge={() => purge({ kind: 'purge-incident', id: i.id }, `incident #${i.id} “${i.title}” and its ${i.capture_count} capture(s)`)}
+                  />
                 </tr>
               ))}
             </tbody>
@@ -109,25 +98,14 @@ export function TrashPage() {
                     </Link>
                   </td>
                   <td className="num nowrap">{formatBytes(c.size_bytes)}</td>
-                  <td>
-                    <Time iso={c.deleted_at} relative />
-                  </td>
-                  <td>
-                    <Time iso={c.purge_after} relative />
-                  </td>
-                  <td className="actions">
-                    <button type="button" className="btn btn--small" disabled={act.isPending} onClick={() => act.mutate({ kind: 'restore-capture', id: c.id })}>
-                      {busy('restore-capture', c.id) ? 'Restoring…' : 'Restore'}
-                    </button>
-                    <button
-                      type="button"
-                      className="btn btn--small btn--trash"
-                      disabled={act.isPending}
-                      onClick={() => purge({ kind: 'purge-capture', id: c.id }, `capture #${c.id} (${c.filename})`)}
-                    >
-                      {busy('purge-capture', c.id) ? 'Purging…' : 'Purge now…'}
-                    </button>
-                  </td>
+                  <TrashTail
+                    item={c}
+                    restoring={busy('restore-capture', c.id)}
+                    purging={busy('purge-capture', c.id)}
+                    disabled={act.isPending}
+                    onRestore={() => act.mutate({ kind: 'restore-capture', id: c.id })}
+                    onPurge={() => purge({ kind: 'purge-capture', id: c.id }, `capture #${c.id} (${c.filename})`)}
+                  />
                 </tr>
               ))}
             </tbody>
@@ -135,5 +113,36 @@ export function TrashPage() {
         </section>
       ) : null}
     </div>
+  );
+}
+
+interface TailProps {
+  item: { deleted_at: string; purge_after: string };
+  restoring: boolean;
+  purging: boolean;
+  disabled: boolean;
+  onRestore: () => void;
+  onPurge: () => void;
+}
+
+/** The cells every trashed row ends with: when it was deleted, when it goes for good, Restore and Purge. */
+function TrashTail({ item, restoring, purging, disabled, onRestore, onPurge }: TailProps) {
+  return (
+    <>
+      <td>
+        <Time iso={item.deleted_at} relative />
+      </td>
+      <td>
+        <Time iso={item.purge_after} relative />
+      </td>
+      <td className="actions">
+        <button type="button" className="btn btn--small" disabled={disabled} onClick={onRestore}>
+          {restoring ? 'Restoring…' : 'Restore'}
+        </button>
+        <button type="button" className="btn btn--small btn--trash" disabled={disabled} onClick={onPurge}>
+          {purging ? 'Purging…' : 'Purge now…'}
+        </button>
+      </td>
+    </>
   );
 }
