@@ -212,16 +212,24 @@ def _load(
                 aux.execute("UPDATE captures SET progress = %s WHERE id = %s", (progress, capture_id))
                 next_progress = time.monotonic() + PROGRESS_INTERVAL_S
         sink.finish(report)
+    format_name, clock = importer.name, mapping.as_json(clock_info)
+    if report.origin is not None:  # re-exported records: the capture keeps its own format and alignment
+        format_name = report.origin.format
+        clock = {
+            **report.origin.clock,
+            "shift_ns": clock["shift_ns"],
+            "capture_clock": clock["capture_clock"],
+        }
     if sink.total == 0:
         if is_blank(head) and not report.warnings:  # nothing in it at all: not a failure
-            _finish(main, capture_id, importer.name, report, sink, mapping.as_json(clock_info))
+            _finish(main, capture_id, format_name, report, sink, clock)
             return "empty"
         reason = "no records found"
         if report.warnings:
             first = report.warnings[0]
             reason += f" (first problem, line {first.line}: {first.message})"
         raise ParseError(0, reason)
-    _finish(main, capture_id, importer.name, report, sink, mapping.as_json(clock_info))
+    _finish(main, capture_id, format_name, report, sink, clock)
     refresh_timeline_rollups(main, capture_id)
     return "partial" if report.partial else "ready"
 

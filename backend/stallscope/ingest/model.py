@@ -209,6 +209,15 @@ MAX_WARNING_CHARS = 500
 """A warning's message is cut here: kept warnings cost a bounded amount whatever line they quote."""
 
 
+@dataclass(frozen=True, slots=True)
+class CaptureOrigin:
+    """The capture a file of re-exported records (`stallscope-records`) came from: the format and clock
+    mapping it was parsed with, which views read (system metrics, aligned or not) and the capture keeps."""
+
+    format: str
+    clock: dict[str, object]
+
+
 @dataclass(slots=True)
 class ParseReport:
     """What a parse kept and what it dropped; filled in while the parser streams."""
@@ -221,6 +230,8 @@ class ParseReport:
     suppressed_warnings: int = 0
     limits_reached: list[ParseWarning] = field(default_factory=list)
     """One warning per per-capture bound the parse reached (`ingest.limits`); always kept, shown first."""
+    origin: CaptureOrigin | None = None
+    """Set by an importer of re-exported records; None for every capture parsed from its own upload."""
 
     def warn(self, line: int, message: str) -> None:
         """Record a warning, keeping the first `max_warnings` and counting the rest."""

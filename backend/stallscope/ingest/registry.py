@@ -61,6 +61,7 @@ def importers() -> list[Importer]:
         ftrace,
         perf_trace,
         proc_stacks,
+        records,
         sched,
         snapshot,
         snapshot_text,
@@ -69,6 +70,7 @@ def importers() -> list[Importer]:
     )
 
     return [
+        records.IMPORTER,
         snapshot.IMPORTER,
         clock_anchors.IMPORTER,
         sched.IMPORTER,

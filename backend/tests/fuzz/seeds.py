@@ -3,9 +3,9 @@
 Mutating a real capture reaches far deeper into a parser than random bytes do, which a parser
 refuses at its first line. Seeds are the first lines of the shared corpus's captures, the inputs
 under `tests/ingest/data/`, and, for the formats neither has (the collector's snapshot and /proc
-sampler output, Prometheus query results, metrics as JSON lines and CSV), small texts written here in
-their published layouts. Each seed is filed under the importer the registry picks for it, so a new
-importer with test data is seeded without this module naming it.
+sampler output, Prometheus query results, metrics as JSON lines and CSV, a console's exported stored
+records), small texts written here in their published layouts. Each seed is filed under the importer
+the registry picks for it, so a new importer with test data is seeded without this module naming it.
 """
 
 from __future__ import annotations
@@ -109,11 +109,36 @@ time,latency_ms,naks,"rtt_us{host=""db1"",dc=""x""}"
 1700000002,2.5,0,118
 """
 
+_RECORDS = b"""\
+{"format":"stallscope-records","version":1,"capture":{"filename":"cpu.perf.txt","host":"db1","format":\
+"perf-script","kind":"cpu","status":"partial","clock":{"mode":"unaligned","offset_ns":0,"shift_ns":0},\
+"meta":{},"timed":true,"sample_events":[{"name":"cpu-clock","samples":2,"weight":2002002,"unit":"ns"}],\
+"counts":{"samples":2,"stacks":2,"threads":2,"records":{"samples":2,"events":2,"metric_points":2,\
+"documents":1}},"report":{"dropped_lines":1,"truncated":false,"limits":[],"warnings":[{"line":9,\
+"message":"a frame line outside a sample; dropped it"}]}}}
+["frame",0,"kernel","__schedule"]
+["frame",1,"user","main"]
+["frame",2,"jit","Interpreter"]
+["stack",0,[1,2]]
+["stack",1,[1,0]]
+["stack",2,[]]
+["sample",10987000123000,15687,15690,"hot_locker",1,"cpu-clock",1001001,0]
+["sample",10987001124000,15687,15691,"cold_locker",null,"cpu-clock",1001001,2]
+["event",10987002000000,2500000,"off-cpu","S",15687,15690,"hot_locker",0,"S",1,15691,null,null,null]
+["event",10987005000000,null,"syscall","futex",15687,15691,"cold_locker",1,null,2,null,"uaddr: 0x5593",\
+"0",{"op":"WAIT"}]
+["series",0,"cpu.util",{"cpu":"0"},"%"]
+["point",0,10987000000000,12.5]
+["point",0,10987001000000,"NaN"]
+["document","snapshot",{"stallscope":"snapshot","version":1,"host":"db1","sections":{}}]
+"""
+
 PUBLISHED_FORMATS = (
     Seed("snapshot.json", _snapshot()),
     Seed("proc-sampler.jsonl", _PROC_SAMPLER),
     Seed("prometheus-range.json", json.dumps(_PROMETHEUS_RANGE).encode()),
     Seed("prometheus-instant.json", json.dumps(_PROMETHEUS_INSTANT, indent=1).encode()),
+    Seed("stallscope-records.jsonl", _RECORDS),
     Seed("metrics-long.jsonl", _JSONL_LONG),
     Seed("metrics-wide.jsonl", _JSONL_WIDE),
     Seed("metrics-long.csv", _CSV_LONG),
