@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy.orm import Session
@@ -114,10 +115,28 @@ def flame_graph(
 
 def folded(session: Session, flt: SampleFilter, focus: list[str]) -> str:
     """The view as folded stacks, `comm;frame;... weight`, byte-compatible with stackcollapse-perf."""
+    view = resolve_view(session, flt, focus)
+    return "".join(f"{stack} {weight}\n" for stack, weight in folded_lines(view.node, focus))
+
+
+@dataclass(frozen=True, slots=True)
+class ResolvedView:
+    """A view's whole (unpruned) tree and focused node, its filter with the default event chosen,
+    its captures and its unit: what the folded, pprof and speedscope exports are made from."""
+
+    tree: FlameTree
+    node: FlameNode
+    flt: SampleFilter
+    captures: list[Capture]
+    unit: str
+
+
+def resolve_view(session: Session, flt: SampleFilter, focus: list[str]) -> ResolvedView:
     captures = require_captures(session, flt.capture_ids)
     flt, _ = _with_default_event(session, flt)
-    node = _focused(_tree(session, flt, captures), focus)
-    return "".join(f"{stack} {weight}\n" for stack, weight in folded_lines(node, focus))
+    tree = _tree(session, flt, captures)
+    unit = "us" if flt.source == "off-cpu" else unit_of(captures, flt.event)
+    return ResolvedView(tree, _focused(tree, focus), flt, captures, unit)
 
 
 def facets(session: Session, flt: SampleFilter) -> FacetsOut:

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import type { ProfileFormat } from '../../api/endpoints';
 import { CopyLinkButton } from '../../shared/components/CopyLinkButton';
 import { FrameSearch } from '../../shared/components/FrameSearch';
 import { formatPercent, formatValue } from '../../shared/units';
@@ -13,9 +14,15 @@ interface Props {
   onReset: () => void;
   foldedHref: string;
   foldedName: string;
+  /** The same view as a profile other tools read (see `flameExportUrl`). */
+  profileHref: (format: ProfileFormat) => string;
 }
 
-export function FlameToolbar({ search, onSearch, matched, unit, zoomed, onReset, foldedHref, foldedName }: Props) {
+/** The folded download's name with the profile's own extension. */
+const profileName = (foldedName: string, format: ProfileFormat): string =>
+  foldedName.replace(/\.folded\.txt$/, '') + (format === 'pprof' ? '.pb.gz' : '.speedscope.json');
+
+export function FlameToolbar({ search, onSearch, matched, unit, zoomed, onReset, foldedHref, foldedName, profileHref }: Props) {
   // Reset also drops text typed but not yet committed: a new search field starts empty.
   const [searchField, setSearchField] = useState(0);
   return (
@@ -44,6 +51,24 @@ export function FlameToolbar({ search, onSearch, matched, unit, zoomed, onReset,
       <CopyLinkButton testId="copy-link" />
       <a className="btn" href={foldedHref} download={foldedName}>
         Download folded
+      </a>
+      <a
+        className="btn"
+        href={profileHref('pprof')}
+        download={profileName(foldedName, 'pprof')}
+        title="This view as a pprof profile, for go tool pprof, Pyroscope and Parca"
+        data-testid="export-pprof"
+      >
+        pprof
+      </a>
+      <a
+        className="btn"
+        href={profileHref('speedscope')}
+        download={profileName(foldedName, 'speedscope')}
+        title="This view as a speedscope file (speedscope.app)"
+        data-testid="export-speedscope"
+      >
+        speedscope
       </a>
     </div>
   );
