@@ -138,6 +138,18 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     return run_inspect(args.file, as_json=args.json)
 
 
+def cmd_export(args: argparse.Namespace) -> int:
+    from stallscope.commands.bundles import run_export
+
+    return run_export(args)
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from stallscope.commands.bundles import run_import
+
+    return run_import(args)
+
+
 def cmd_analysis(args: argparse.Namespace) -> int:
     """diff, threads, heatmap, configdiff and findings: the module named by the command does the work."""
     import importlib
@@ -347,6 +359,15 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("inspect", cmd_inspect, "describe a capture file: format, counts, time span, warnings")
     p.add_argument("file", type=Path, metavar="FILE")
     p.add_argument("--json", action="store_true", help="machine-readable output")
+
+    from stallscope.commands import bundles
+
+    bundles.add_export_arguments(
+        add("export", cmd_export, bundles.EXPORT_HELP, bundles.EXPORT_DESCRIPTION), _server_default()
+    )
+    bundles.add_import_arguments(
+        add("import", cmd_import, bundles.IMPORT_HELP, bundles.IMPORT_DESCRIPTION), _server_default()
+    )
 
     from stallscope.commands import configdiff, diff, findings, heatmap, threads
 

@@ -32,7 +32,8 @@ def client_headers() -> dict[str, str]:
     return CLIENT_MARK | ({"Authorization": f"Bearer {token}"} if token else {})
 
 
-def _check(response: httpx.Response) -> Any:
+def check_answer(response: httpx.Response) -> Any:
+    """The JSON of a 2xx answer; an ApiError naming the request, the status and the reason otherwise."""
     if response.status_code >= 400:
         try:
             detail = response.json().get("detail", response.text)
@@ -86,13 +87,13 @@ def upload(
             content=_file_chunks(path, show_progress),
             headers={"Content-Type": "application/octet-stream"},
         )
-        result: dict[str, Any] = _check(response)
+        result: dict[str, Any] = check_answer(response)
         return result
 
 
 def reparse(server: str, capture_id: int) -> dict[str, Any]:
     with httpx.Client(base_url=server, headers=client_headers(), timeout=60.0) as client:
-        result: dict[str, Any] = _check(client.post(f"/api/captures/{capture_id}/reparse"))
+        result: dict[str, Any] = check_answer(client.post(f"/api/captures/{capture_id}/reparse"))
         return result
 
 
@@ -100,7 +101,7 @@ def wait_parsed(server: str, capture_id: int, show_progress: bool, timeout_s: fl
     deadline = time.monotonic() + timeout_s
     with httpx.Client(base_url=server, headers=client_headers(), timeout=60.0) as client:
         while True:
-            capture: dict[str, Any] = _check(client.get(f"/api/captures/{capture_id}"))
+            capture: dict[str, Any] = check_answer(client.get(f"/api/captures/{capture_id}"))
             if show_progress:
                 sys.stderr.write(f"\r  capture {capture_id}: {capture['status']} {capture['progress']:.0%}  ")
                 sys.stderr.flush()

@@ -15,6 +15,7 @@ from stallscope.auth.declared import undeclared_routes
 from stallscope.auth.guest_router import router as guest_router
 from stallscope.auth.oidc_router import router as oidc_router
 from stallscope.auth.router import router as auth_router
+from stallscope.bundle.router import router as bundle_router
 from stallscope.captures.router import router as captures_router
 from stallscope.config import get_settings
 from stallscope.diff.router import router as diff_router
@@ -25,12 +26,14 @@ from stallscope.frontend_dist import frontend_dist
 from stallscope.health.router import router as health_router
 from stallscope.heatmap.router import router as heatmap_router
 from stallscope.incidents.router import router as incidents_router
+from stallscope.interop.router import router as interop_router
 from stallscope.kit.browser_guard import BrowserGuard
 from stallscope.kit.error_answers import add_error_answers
 from stallscope.kit.errors import ServiceError, TooManyRequests
 from stallscope.kit.parameter_guard import ParameterGuard
 from stallscope.lifecycle.router import router as lifecycle_router
 from stallscope.metrics.router import router as metrics_router
+from stallscope.postmortem.router import router as postmortem_router
 from stallscope.shares.router import router as shares_router
 from stallscope.snapshots.router import router as snapshots_router
 from stallscope.threads.router import router as threads_router
@@ -91,6 +94,9 @@ def create_app() -> FastAPI:
     app.include_router(snapshots_router)
     app.include_router(findings_router)
     app.include_router(lifecycle_router)
+    app.include_router(bundle_router)
+    app.include_router(interop_router)
+    app.include_router(postmortem_router)
     forgotten = undeclared_routes(app.openapi())
     if forgotten:
         raise RuntimeError(f"API routes without a permission (see auth/guard.py): {', '.join(forgotten)}")

@@ -33,3 +33,9 @@ class Invalid(ServiceError):
 
 class TooLarge(ServiceError):
     status_code = 413
+
+
+class Unavailable(ServiceError):
+    """Something the request needs is missing on this server (not the caller's fault)."""
+
+    status_code = 503

@@ -1,0 +1,79 @@
+"""What an export asks for, and what the preview answers."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+
+class RedactionChoice(BaseModel):
+    """`default` (every built-in rule), `none`, or `custom` with the rules the preview edited."""
+
+    mode: Literal["default", "none", "custom"] = "default"
+    policy: dict[str, Any] | None = Field(
+        default=None,
+        description="With mode custom: the policy as the preview returns it (rules on/off, custom rules)",
+    )
+
+
+class BundleRequest(BaseModel):
+    """The part of an incident to export. Absent fields mean all of it."""
+
+    captures: list[int] | None = Field(
+        default=None, description="Only these captures (all parsed ones when absent)"
+    )
+    hosts: list[str] | None = Field(default=None, description="Only the captures of these hosts")
+    start: datetime | None = Field(default=None, description="Only records from this instant (ISO 8601)")
+    end: datetime | None = Field(default=None, description="Only records before this instant (ISO 8601)")
+    views: list[str] | None = Field(
+        default=None, description="Saved views (short link ids) to include besides the standard ones"
+    )
+    standard_views: bool = Field(
+        default=True, description="The flame graph, threads and heatmap of each host, the diff, the timeline…"
+    )
+    findings: bool = True
+    annotations: bool = True
+    postmortem: bool = True
+    raw: bool = Field(default=False, description="Include the raw captures too (redacted like the rest)")
+    redaction: RedactionChoice = Field(default_factory=RedactionChoice)
+
+
+class PreviewExample(BaseModel):
+    source: str
+    before: str
+    match: str
+    after: str
+    replacement: str
+
+
+class PreviewRule(BaseModel):
+    id: str
+    label: str
+    enabled: bool
+    matches: int
+    examples: list[PreviewExample]
+
+
+class RedactionPreviewOut(BaseModel):
+    """Each rule, how often it matches what the bundle would hold, and examples in context."""
+
+    rules: list[PreviewRule]
+    policy: dict[str, Any]
+    sources: int
+    """How many texts were looked at."""
+
+
+class ImportedCaptureOut(BaseModel):
+    id: int
+    filename: str
+    host: str | None
+
+
+class BundleImportOut(BaseModel):
+    """The new incident and its captures, queued for parsing."""
+
+    incident_id: int
+    captures: list[ImportedCaptureOut]
+    skipped: list[str]
