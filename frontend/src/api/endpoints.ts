@@ -15,6 +15,7 @@ import {
   decodeTokens,
 } from './decode';
 import { deleteRequest, getJson, getJsonTimed, postJson } from './http';
+import { isoFromEpochUs } from '../shared/selection';
 import type {
   ApiToken,
   ApiTokenLimits,
@@ -49,6 +50,10 @@ export const reparseCapture = (id: number): Promise<Capture> =>
   postJson(`/api/captures/${id}/reparse`, undefined, (v) => decodeCapture(v));
 
 export const rawCaptureUrl = (id: number): string => `/api/captures/${id}/raw`;
+
+/** The incident's postmortem download: Markdown, one self-contained HTML page, or both with the images in a zip. */
+export type PostmortemFormat = 'md' | 'html' | 'zip';
+export const postmortemUrl = (incidentId: number, format: PostmortemFormat): string => `/api/incidents/${incidentId}/postmortem.${format}`;
 
 export function uploadUrl(incidentId: number, filename: string, host: string): string {
   const p = new URLSearchParams({ filename });
@@ -161,6 +166,35 @@ export function flameUrl(q: FlameQuery): string {
 }
 
 export const foldedUrl = (q: FlameQuery): string => `/api/flame/folded?${flameParams(q).toString()}`;
+
+/** Profile formats of the flame-graph view that other tools read. */
+export type ProfileFormat = 'pprof' | 'speedscope';
+
+/** The view the folded download gives, as pprof (gzipped protobuf: go tool pprof, Pyroscope, Parca) or speedscope JSON. */
+export function flameExportUrl(q: FlameQuery, format: ProfileFormat): string {
+  const p = flameParams(q);
+  p.set('format', format);
+  return `/api/flame/export?${p.toString()}`;
+}
+
+/** A timeline selection to export: captures and hosts empty for all of them, a null bound for open. */
+export interface TraceSelection {
+  incident: number;
+  captures: number[];
+  hosts: string[];
+  fromUs: number | null;
+  toUs: number | null;
+}
+
+/** The selection's samples and events as Chrome trace-event JSON, for Perfetto UI and chrome://tracing. */
+export function chromeTraceUrl(s: TraceSelection): string {
+  const p = new URLSearchParams({ incident: String(s.incident), format: 'chrome' });
+  if (s.captures.length > 0) p.set('captures', s.captures.join(','));
+  if (s.hosts.length > 0) p.set('hosts', s.hosts.join(','));
+  if (s.fromUs !== null) p.set('start', isoFromEpochUs(s.fromUs));
+  if (s.toUs !== null) p.set('end', isoFromEpochUs(s.toUs));
+  return `/api/timeline/export?${p.toString()}`;
+}
 
 const arrivals = new WeakMap<FlameResponse, number>();
 

@@ -55,17 +55,31 @@ export function onUnauthorized(listener: UnauthorizedListener): () => void {
   return () => unauthorizedListeners.delete(listener);
 }
 
+/**
+ * How a request leaves the page. The console sends it with `fetch`; the offline bundle viewer answers
+ * from the responses embedded in its file instead (bundle/replayTransport.ts). A transport may throw
+ * an ApiError of its own, which reaches the caller unchanged.
+ */
+export type Transport = (url: string, init: RequestInit) => Promise<Response>;
+
+let transport: Transport = (url, init) => fetch(url, init);
+
+/** Replace how every request of this module is sent; for the bundle viewer, once, before rendering. */
+export function setTransport(next: Transport): void {
+  transport = next;
+}
+
 async function send(method: string, url: string, body?: unknown, signal?: AbortSignal): Promise<Response> {
   let res: Response;
   try {
-    res = await fetch(url, {
+    res = await transport(url, {
       method,
       headers: body === undefined ? REQUEST_HEADERS : { ...REQUEST_HEADERS, 'Content-Type': 'application/json' },
       body: body === undefined ? null : JSON.stringify(body),
       signal: signal ?? null,
     });
   } catch (e) {
-    if (e instanceof DOMException && e.name === 'AbortError') throw e;
+    if ((e instanceof DOMException && e.name === 'AbortError') || e instanceof ApiError) throw e;
     throw new ApiError(0, `Cannot reach the Stallscope API (${method} ${url}). Is the server running?`);
   }
   if (res.status === 401) for (const listener of unauthorizedListeners) listener(url);

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { Link, useParams } from 'react-router';
+import { postmortemUrl } from '../../api/endpoints';
 import { EmptyState } from '../../shared/components/EmptyState';
 import { ErrorBanner } from '../../shared/components/ErrorBanner';
 import { useDocumentTitle } from '../../shared/hooks/useDocumentTitle';
@@ -72,6 +73,12 @@ function IncidentView({ id }: { id: number }) {
       {incident.data ? <IncidentHeader incident={incident.data} /> : incident.isPending ? <p className="muted">Loading incident…</p> : null}
       {incident.data ? <VisibilityBadge incident={incident.data} /> : null}
       {incident.data ? <IncidentLifecycle incident={incident.data} /> : null}
+      {incident.data && can.canRespond ? (
+        <p className="small" data-testid="postmortem-downloads">
+          Postmortem: <a href={postmortemUrl(id, 'md')} download>Markdown</a> · <a href={postmortemUrl(id, 'html')} download>HTML</a> ·{' '}
+          <a href={postmortemUrl(id, 'zip')} download>zip with images</a>
+        </p>
+      ) : null}
 
       {captures.data && guest.allows('findings') ? <FindingsPanel incident={id} captures={captures.data} /> : null}
 

@@ -6,6 +6,7 @@ import type { Capture } from '../../api/types';
 import { EmptyState } from '../../shared/components/EmptyState';
 import { ErrorBanner } from '../../shared/components/ErrorBanner';
 import { ViewTabs } from '../../shared/components/ViewTabs';
+import { currentSearch } from '../../shared/currentSearch';
 import { useDocumentTitle } from '../../shared/hooks/useDocumentTitle';
 import { useEscape } from '../../shared/hooks/useHotkeys';
 import { formatCount, formatDurationNs, formatPercent, formatValue } from '../../shared/units';
@@ -34,7 +35,7 @@ export function DiffPage() {
   const { state: view, warnings } = useMemo(() => decodeDiffState(params), [params]);
   useDocumentTitle(view.incident !== null ? `Diff · incident #${view.incident}` : 'Diff');
   /** Zooms are history entries (Back zooms out); everything else replaces the current one. */
-  const setView: SetView = (patch, push = false) => setParams(patchDiffState(window.location.search, patch), { replace: !push });
+  const setView: SetView = (patch, push = false) => setParams(patchDiffState(currentSearch(), patch), { replace: !push });
   return (
     <>
       <ViewTabs />

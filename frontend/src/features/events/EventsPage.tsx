@@ -4,6 +4,7 @@ import { Link, useSearchParams } from 'react-router';
 import { EVENT_KINDS, type TraceEvent } from '../../api/types';
 import { EmptyState } from '../../shared/components/EmptyState';
 import { ErrorBanner } from '../../shared/components/ErrorBanner';
+import { currentSearch } from '../../shared/currentSearch';
 import { useDocumentTitle } from '../../shared/hooks/useDocumentTitle';
 import { useUrlText } from '../../shared/hooks/useUrlText';
 import { formatCount } from '../../shared/units';
@@ -17,7 +18,7 @@ export function EventsPage() {
   const view = useMemo(() => decodeEventsView(params), [params]);
   useDocumentTitle(view.incident !== null ? `Events · incident #${view.incident}` : 'Events');
   const setView = (patch: Partial<EventsViewState>) =>
-    setParams(encodeEventsView({ ...decodeEventsView(window.location.search), ...patch }), { replace: true });
+    setParams(encodeEventsView({ ...decodeEventsView(currentSearch()), ...patch }), { replace: true });
 
   if (view.captures.length === 0) {
     return (

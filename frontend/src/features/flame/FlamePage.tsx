@@ -1,10 +1,11 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { foldedUrl } from '../../api/endpoints';
+import { flameExportUrl, foldedUrl } from '../../api/endpoints';
 import { EmptyState } from '../../shared/components/EmptyState';
 import { ViewTabs } from '../../shared/components/ViewTabs';
 import { useSelectionCaptures } from '../captures/selectionCaptures';
+import { currentSearch } from '../../shared/currentSearch';
 import { epochUsFromIso } from '../../shared/selection';
 import { SelectionChips } from '../../shared/components/SelectionChips';
 import { ErrorBanner } from '../../shared/components/ErrorBanner';
@@ -37,7 +38,7 @@ export function FlamePage() {
    * search commit that lands just after a zoom click must not undo the zoom.
    */
   const setView = (patch: Partial<FlameViewState>, push = false) =>
-    setParams(patchFlameState(window.location.search, patch), { replace: !push });
+    setParams(patchFlameState(currentSearch(), patch), { replace: !push });
   const captures = useSelectionCaptures(view, view.source === 'off-cpu' ? 'off-cpu' : 'samples');
 
   if (captures.ids.length === 0) {
@@ -160,6 +161,7 @@ function FlameView({
         onReset={() => setView({ zoom: [], search: '' }, view.zoom.length > 0)}
         foldedHref={foldedUrl(q)}
         foldedName={foldedFileName(q, meta?.event ?? view.event ?? '')}
+        profileHref={(format) => flameExportUrl(q, format)}
       />
 
       <div className="flame-status small">

@@ -9,6 +9,7 @@ import { Link, useSearchParams } from 'react-router';
 import { EmptyState } from '../../shared/components/EmptyState';
 import { ErrorBanner } from '../../shared/components/ErrorBanner';
 import { ViewTabs } from '../../shared/components/ViewTabs';
+import { currentSearch } from '../../shared/currentSearch';
 import { useDocumentTitle } from '../../shared/hooks/useDocumentTitle';
 import { useEscape } from '../../shared/hooks/useHotkeys';
 import { readSelection, writeSelection, type Selection } from '../../shared/selection';
@@ -41,9 +42,9 @@ export function HeatmapPage() {
   useDocumentTitle(selection.incident !== null ? `Heatmap · incident #${selection.incident}` : 'Heatmap');
 
   /** Apply to the URL as it is now: a quick second change must not undo the first. */
-  const setView = (patch: Partial<HeatmapView>) => setParams(patchHeatmapView(window.location.search, patch), { replace: true });
+  const setView = (patch: Partial<HeatmapView>) => setParams(patchHeatmapView(currentSearch(), patch), { replace: true });
   const setSelection = (patch: Partial<Selection>, push: boolean) => {
-    const current = new URLSearchParams(window.location.search);
+    const current = new URLSearchParams(currentSearch());
     setParams(writeSelection(current, { ...readSelection(current).selection, ...patch }), { replace: !push });
   };
 

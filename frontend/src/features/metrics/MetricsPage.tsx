@@ -6,6 +6,7 @@ import type { MetricPoints, MetricSeries } from '../../api/types';
 import { EmptyState } from '../../shared/components/EmptyState';
 import { ErrorBanner } from '../../shared/components/ErrorBanner';
 import { ViewTabs } from '../../shared/components/ViewTabs';
+import { currentSearch } from '../../shared/currentSearch';
 import { useDocumentTitle } from '../../shared/hooks/useDocumentTitle';
 import { useUrlText } from '../../shared/hooks/useUrlText';
 import { bucketsFor, bucketsForWidth, capturesApart, chartsByUnit, seriesWindows, toChartPoints, type ChartSeries, type XMode } from './chartData';
@@ -31,7 +32,7 @@ export function MetricsPage() {
   useDocumentTitle('Metrics');
   // Series picked (by hand or from a `show` link) replace what the link asked to show.
   const setView = (patch: Partial<MetricsViewState>) =>
-    setParams(encodeMetricsView({ ...decodeMetricsView(window.location.search), ...patch, ...('series' in patch ? { show: '', labels: [] } : {}) }), {
+    setParams(encodeMetricsView({ ...decodeMetricsView(currentSearch()), ...patch, ...('series' in patch ? { show: '', labels: [] } : {}) }), {
       replace: true,
     });
   if (view.captures.length === 0 && view.incident === null) {

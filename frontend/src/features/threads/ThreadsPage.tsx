@@ -5,6 +5,7 @@ import { EmptyState } from '../../shared/components/EmptyState';
 import { ErrorBanner } from '../../shared/components/ErrorBanner';
 import { SelectionChips } from '../../shared/components/SelectionChips';
 import { ViewTabs } from '../../shared/components/ViewTabs';
+import { currentSearch } from '../../shared/currentSearch';
 import { useDocumentTitle } from '../../shared/hooks/useDocumentTitle';
 import { useEscape } from '../../shared/hooks/useHotkeys';
 import { readSelection, selectionApiParams, writeSelection, type Selection } from '../../shared/selection';
@@ -30,11 +31,11 @@ export function ThreadsPage() {
   const captures = useSelectionCaptures(selection, 'any');
 
   const setView = (patch: Partial<ThreadsViewState>, push = false) =>
-    setParams(writeThreadsView(new URLSearchParams(window.location.search), { ...readThreadsView(new URLSearchParams(window.location.search)), ...patch }), {
+    setParams(writeThreadsView(new URLSearchParams(currentSearch()), { ...readThreadsView(new URLSearchParams(currentSearch())), ...patch }), {
       replace: !push,
     });
   const setSelection = (patch: Partial<Selection>) => {
-    const current = new URLSearchParams(window.location.search);
+    const current = new URLSearchParams(currentSearch());
     setParams(writeSelection(current, { ...readSelection(current).selection, ...patch }), { replace: true });
   };
 
@@ -109,7 +110,7 @@ function ThreadsTable({ selection, captureIds, view, setView, setSelection }: Ta
   const data = query.data;
   const groups = useMemo(() => (data ? groupThreads(data.threads, view.group, view.sort) : []), [data, view.group, view.sort]);
   const picked = data?.threads.find((t) => threadKey(t) === view.thread) ?? null;
-  const search = window.location.search;
+  const search = currentSearch();
 
   return (
     <>

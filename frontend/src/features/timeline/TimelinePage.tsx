@@ -6,9 +6,11 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { EmptyState } from '../../shared/components/EmptyState';
+import { chromeTraceUrl } from '../../api/endpoints';
 import { ErrorBanner } from '../../shared/components/ErrorBanner';
 import { ViewTabs } from '../../shared/components/ViewTabs';
 import { timelineImage } from './snapshot';
+import { currentSearch } from '../../shared/currentSearch';
 import { useDocumentTitle } from '../../shared/hooks/useDocumentTitle';
 import { isTyping } from '../../shared/hooks/useHotkeys';
 import { epochUsFromIso, readSelection, writeSelection, type Selection } from '../../shared/selection';
@@ -188,8 +190,8 @@ function TimelineBody({
       setDebounceMs(wheel ? FETCH_DEBOUNCE_MS : 0);
       const rounded = next ? { fromUs: Math.round(next.fromUs), toUs: Math.round(next.toUs) } : null;
       if (!wheel) fetchEarly.current(rounded);
-      const current = readSelection(window.location.search).selection;
-      const p = writeSelection(new URLSearchParams(window.location.search), {
+      const current = readSelection(currentSearch()).selection;
+      const p = writeSelection(new URLSearchParams(currentSearch()), {
         ...current,
         fromUs: rounded?.fromUs ?? null,
         toUs: rounded?.toUs ?? null,
@@ -198,7 +200,7 @@ function TimelineBody({
     },
     [setParams],
   );
-  const setTracks = (ids: string[] | null) => setParams(patchTimelineView(window.location.search, { tracks: ids }), { replace: true });
+  const setTracks = (ids: string[] | null) => setParams(patchTimelineView(currentSearch(), { tracks: ids }), { replace: true });
 
   const request = range ? requestFor(range) : null;
   const settledRequest = useDebounced(request, debounceMs);
@@ -336,12 +338,21 @@ function TimelineBody({
           CPU by{' '}
           <select
             value={split}
-            onChange={(e) => setParams(patchTimelineView(window.location.search, { split: e.currentTarget.value === 'thread' ? 'thread' : 'process' }), { replace: true })}
+            onChange={(e) => setParams(patchTimelineView(currentSearch(), { split: e.currentTarget.value === 'thread' ? 'thread' : 'process' }), { replace: true })}
           >
             <option value="process">process</option>
             <option value="thread">thread</option>
           </select>
         </label>
+        <a
+          className="btn btn--small"
+          href={chromeTraceUrl({ incident, captures: selection.captures, hosts: selection.hosts, fromUs: range.fromUs, toUs: range.toUs })}
+          download
+          title="The shown range's samples and events as a Chrome trace, for Perfetto UI and chrome://tracing"
+          data-testid="export-chrome-trace"
+        >
+          Chrome trace (Perfetto)
+        </a>
       </div>
 
       <WindowFindings incident={incident} selection={selection} />
