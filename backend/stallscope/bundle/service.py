@@ -21,22 +21,26 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from fastapi.concurrency import run_in_threadpool
 from sqlalchemy.orm import Session
 from starlette.types import ASGIApp
 
+from stallscope import __version__
 from stallscope.auth.principal import Principal
-from stallscope.bundle import manifest, repository, tables
+from stallscope.bundle import manifest, plan, repository, tables
 from stallscope.bundle.archive import BundleArchive
 from stallscope.bundle.console_reader import BundleViewError, ConsoleReader
+from stallscope.bundle.keys import response_key
+from stallscope.bundle.page import render_index, viewer_template
 from stallscope.bundle.redaction_choice import redactor_for
 from stallscope.bundle.repository import BundledCapture, TimeRange
 from stallscope.bundle.schemas import BundleRequest
 from stallscope.bundle.views import BundleView, kind_of, standard_views
 from stallscope.export.records import write_capture_records
 from stallscope.findings import repository as findings_repository
+from stallscope.frontend_dist import frontend_dist
 from stallscope.interop.pprof_strings import rewrite_strings
 from stallscope.kit.compression import open_capture
 from stallscope.kit.errors import Invalid, NotFound
@@ -62,17 +66,21 @@ class Prepared:
     redactor: Redactor
     principal: Principal
     base_url: str
+    template: str
+    """The offline viewer page the answers go into."""
     left_out: list[str] = field(default_factory=list)
 
 
 @dataclass(slots=True)
-class ViewFiles:
-    """A flame-graph view's stacks as other tools read them, as the console answered (unredacted)."""
+class ViewRead:
+    """One view's API answers by URL, and for a flame graph its stacks as other tools read them
+    (folded, pprof, speedscope), all as the console answered, unredacted."""
 
     view: BundleView
-    folded: bytes
-    pprof: bytes
-    speedscope: Any
+    responses: dict[str, Any]
+    folded: bytes | None = None
+    pprof: bytes | None = None
+    speedscope: Any | None = None
 
 
 @dataclass(slots=True)
@@ -85,7 +93,7 @@ class Read:
     annotations: Any | None
     snapshots: dict[int, Any]
     config_diff: Any | None
-    views: list[ViewFiles]
+    views: list[ViewRead]
 
 
 def choose_captures(captures: list[BundledCapture], request: BundleRequest) -> list[BundledCapture]:
@@ -104,7 +112,8 @@ def choose_captures(captures: list[BundledCapture], request: BundleRequest) -> l
 def prepare(
     session: Session, incident_id: int, request: BundleRequest, principal: Principal, base_url: str
 ) -> Prepared:
-    chosen = choose_captures(repository.incident_captures(session, incident_id), request)
+    every = repository.incident_captures(session, incident_id)
+    chosen = choose_captures(every, request)
     if not chosen:
         raise Invalid("nothing to export: no parsed capture matches the captures and hosts asked for")
     span = TimeRange(request.start, request.end)
@@ -119,7 +128,8 @@ def prepare(
     views: list[BundleView] = []
     if request.standard_views:
         baseline = findings_repository.baseline_hosts(session, incident_id)
-        views = standard_views(incident_id, chosen, span, baseline, [capture for capture, _ in snapshots])
+        subset = len(chosen) < len([c for c in every if c.status in PARSED])
+        views = standard_views(incident_id, chosen, span, baseline, snapshots, subset)
     left_out: list[str] = []
     for link_id in request.views or []:
         try:
@@ -132,7 +142,10 @@ def prepare(
             continue
         views.append(BundleView(kind, f"Saved view {link_id}", link.target))
     redactor = redactor_for(session, request.redaction, chosen)
-    return Prepared(incident_id, chosen, span, views, snapshots, redactor, principal, base_url, left_out)
+    template = viewer_template(frontend_dist())
+    return Prepared(
+        incident_id, chosen, span, views, snapshots, redactor, principal, base_url, template, left_out
+    )
 
 
 async def read(reader: ConsoleReader, prepared: Prepared, request: BundleRequest) -> Read:
@@ -146,18 +159,8 @@ async def read(reader: ConsoleReader, prepared: Prepared, request: BundleRequest
         config_diff = await reader.json(f"/api/snapshots/diff?a={a}:{a_take}&b={b}:{b_take}")
     views = []
     for view in prepared.views:
-        if view.kind != "flame" or not view.host_captures:
-            continue
-        query = _flame_query(view, prepared.span)
         try:
-            views.append(
-                ViewFiles(
-                    view,
-                    (await reader.text(f"/api/flame/folded?{query}")).encode("utf-8"),
-                    await reader.bytes(f"/api/flame/export?format=pprof&{query}"),
-                    await reader.json(f"/api/flame/export?format=speedscope&{query}"),
-                )
-            )
+            views.append(await _read_view(reader, view))
         except BundleViewError as exc:
             prepared.left_out.append(f"{view.title}: {exc}")
     return Read(
@@ -173,13 +176,26 @@ async def read(reader: ConsoleReader, prepared: Prepared, request: BundleRequest
     )
 
 
-def _flame_query(view: BundleView, span: TimeRange) -> str:
-    params = {"captures": ",".join(map(str, view.host_captures))}
-    if span.start is not None:
-        params["start"] = span.start.isoformat()
-    if span.end is not None:
-        params["end"] = span.end.isoformat()
-    return urlencode(params)
+async def _read_view(reader: ConsoleReader, view: BundleView) -> ViewRead:
+    responses: dict[str, Any] = {}
+
+    async def fetch(url: str) -> Any:
+        body = responses[url] = await reader.json(url)
+        return body
+
+    if view.kind == "metrics" and "series=" not in view.route:
+        scope = {k: v for k, v in parse_qsl(urlsplit(view.route).query) if k in ("captures", "incident")}
+        listing = await reader.json(f"/api/metrics/series?{urlencode(scope)}")
+        view = view.with_series(plan.metric_series_for(listing))
+    await plan.fetch_view(view.route, fetch)
+    read = ViewRead(view, responses)
+    flame = next((url for url in responses if urlsplit(url).path == "/api/flame"), None)
+    if view.kind == "flame" and flame is not None:
+        query = urlencode([(k, v) for k, v in parse_qsl(urlsplit(flame).query) if k != "max_nodes"])
+        read.folded = (await reader.text(f"/api/flame/folded?{query}")).encode("utf-8")
+        read.pprof = await reader.bytes(f"/api/flame/export?format=pprof&{query}")
+        read.speedscope = await reader.json(f"/api/flame/export?format=speedscope&{query}")
+    return read
 
 
 def write(session: Session, prepared: Prepared, answers: Read, request: BundleRequest, out: Path) -> None:
@@ -225,19 +241,35 @@ def _write_members(
         archive.add_text("postmortem.html", report.html)
         for name, svg in sorted(report.images.items()):
             archive.add_bytes(f"images/{name}", svg)
-    view_entries = []
-    for number, view in enumerate(prepared.views, start=1):
-        view_entries.append(
-            {"number": number, "kind": view.kind, "title": text(view.title), "route": text(view.route)}
-        )
-    for number, files in enumerate(answers.views, start=1):
-        folder = f"views/{number}-flame"
-        archive.add_chunks(f"{folder}/stacks.folded", redactor.lines([files.folded]))
-        archive.add_bytes(f"{folder}/profile.pb.gz", rewrite_strings(files.pprof, text))
-        archive.add_text(f"{folder}/profile.speedscope.json", json.dumps(redactor.json(files.speedscope)))
+    view_entries: list[dict[str, Any]] = []
+    responses: dict[str, Any] = {}
+    files: list[dict[str, str]] = []
+    for number, read in enumerate(answers.views, start=1):
+        title = text(read.view.title)
+        route = _redacted_url(redactor, read.view.route)
+        view_entries.append({"kind": read.view.kind, "title": title, "route": route})
+        for url, body in read.responses.items():
+            responses[response_key(_redacted_url(redactor, url))] = redactor.json(body)
+        if read.folded is not None and read.pprof is not None:
+            folder = f"views/{number}-{read.view.kind}"
+            archive.add_chunks(f"{folder}/stacks.folded", redactor.lines([read.folded]))
+            archive.add_bytes(f"{folder}/profile.pb.gz", rewrite_strings(read.pprof, text))
+            archive.add_text(f"{folder}/profile.speedscope.json", json.dumps(redactor.json(read.speedscope)))
+            files += [
+                {"path": f"{folder}/{name}", "title": f"{title}: {what}"}
+                for name, what in (
+                    ("stacks.folded", "folded stacks"),
+                    ("profile.pb.gz", "pprof"),
+                    ("profile.speedscope.json", "speedscope"),
+                )
+            ]
     ids = [c.id for c in prepared.captures]
     archive.add_chunks("data/events.csv", tables.events_csv(session, ids, prepared.span, text))
     archive.add_chunks("data/metrics.csv", tables.metrics_csv(session, ids, prepared.span, text))
+    files += [
+        {"path": "data/events.csv", "title": "Events (CSV)"},
+        {"path": "data/metrics.csv", "title": "Metric points (CSV)"},
+    ]
     captures_out = []
     for number, capture in enumerate(prepared.captures, start=1):
         records_path = f"captures/{number}.records.jsonl.gz"
@@ -252,6 +284,23 @@ def _write_members(
                     f"raw/{number}-{_uncompressed_name(text(capture.filename))}", redactor.lines(chunks)
                 )
         captures_out.append(manifest.capture_entry(number, capture, records_path, redactor))
+    files += [
+        {"path": m.path, "title": m.path}
+        for m in archive.members
+        if not m.path.startswith(("views/", "data/"))
+    ]
+    page = {
+        "format": manifest.FORMAT,
+        "version": manifest.VERSION,
+        "stallscope_version": __version__,
+        "exported_at": exported_at.isoformat().replace("+00:00", "Z"),
+        "redacted": not redactor.policy.is_off,
+        "incident": incident,
+        "views": view_entries,
+        "responses": responses,
+        "files": files,
+    }
+    archive.add_text("index.html", render_index(prepared.template, page))
     archive.add_text(
         manifest.NAME,
         _json(
@@ -269,6 +318,14 @@ def _write_members(
             )
         ),
     )
+
+
+def _redacted_url(redactor: Redactor, url: str) -> str:
+    """The URL with each query value redacted on its own, decoded, so it still parses as the viewer's
+    request does (a host name in `hosts=` becomes its pseudonym, the same one the answers use)."""
+    parts = urlsplit(url)
+    pairs = [(key, redactor.text(value)) for key, value in parse_qsl(parts.query, keep_blank_values=True)]
+    return parts.path + ("?" + urlencode(pairs) if pairs else "")
 
 
 def _uncompressed_name(filename: str) -> str:

@@ -1,14 +1,14 @@
 """Which views a bundle shows: the standard set for the chosen captures, plus saved views.
 
-A view is a console route (`/flame?incident=4&hosts=db7`), the same URL the console's own links use
-(findings' evidence links are built the same way, `analysis/findings/detector.py`), so the offline
-viewer opens it with the console's own page.
+A view is a console route (`/flame?incident=4&captures=3,4`), opened offline by the console's own
+page. Standard views name their captures, so the page shows exactly the chosen ones without choosing
+itself; the metrics view names its series once the series are known (`with_series`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from urllib.parse import urlencode, urlsplit
 
@@ -31,13 +31,14 @@ class BundleView:
     title: str
     route: str
     """Path and query inside the console."""
-    host_captures: tuple[int, ...] = ()
-    """Flame graphs of one host: its captures with samples (what the page shows)."""
+
+    def with_series(self, series: Sequence[int]) -> BundleView:
+        return replace(self, route=f"{self.route}&series={','.join(map(str, series))}")
 
 
 def kind_of(route: str) -> str | None:
     """The view kind a console route opens, or None for a page the bundle cannot show."""
-    path = urlsplit(route).path
+    path = urlsplit(route).path.rstrip("/")
     if path in KINDS:
         return KINDS[path]
     parts = path.strip("/").split("/")
@@ -55,68 +56,89 @@ def standard_views(
     captures: Sequence[BundledCapture],
     span: TimeRange,
     baseline_hosts: Sequence[str],
-    snapshots: Sequence[int],
+    snapshots: Sequence[tuple[int, int]],
+    subset: bool,
 ) -> list[BundleView]:
-    """The incident page, the timeline, and per host its flame graph, heatmap and threads; the diff of
-    each host against the baseline; events, metrics, snapshots and the config diff when there are any."""
+    """The incident page and timeline; per host its flame graphs (CPU and off-CPU), heatmap and
+    thread states; the diff of each host against the baseline; events, metrics, snapshots and the
+    config diff when there are any. `subset`: only some of the incident's captures were chosen, so
+    the timeline names them."""
     window = _window(span)
+    base = {"incident": incident_id}
+    everything = _ids(captures)
     views = [BundleView("incident", "Incident", f"/incidents/{incident_id}")]
-    views.append(
-        BundleView("timeline", "Timeline, every host", _route("/timeline", incident=incident_id, **window))
-    )
+    scope = {"captures": everything} if subset else {}
+    views.append(BundleView("timeline", "Timeline", _route("/timeline", **base, **scope, **window)))
     hosts = _hosts(captures)
-    sampled = [h for h in hosts if any(c.host == h and c.sample_count for c in captures)]
-    scheduled = [
-        h for h in hosts if any(c.host == h and c.record_counts.get("events.off-cpu") for c in captures)
-    ]
     for host in hosts:
         label = host or "no host"
-        here = {"incident": incident_id, "hosts": host, **window}
-        if host in sampled:
-            ids = tuple(c.id for c in captures if c.host == host and c.sample_count)
-            views.append(BundleView("flame", f"Flame graph · {label}", _route("/flame", **here), ids))
-            views.append(BundleView("heatmap", f"Heatmap · {label}", _route("/heatmap", **here)))
-        if host in scheduled:
-            views.append(BundleView("threads", f"Thread states · {label}", _route("/threads", **here)))
-    views.extend(_diffs(incident_id, sampled, baseline_hosts, window))
-    if any(c.record_counts.get("events") for c in captures):
-        views.append(BundleView("events", "Events", _route("/events", incident=incident_id, **window)))
+        mine = [c for c in captures if c.host == host]
+        sampled = _ids([c for c in mine if c.sample_count])
+        blocked = _ids([c for c in mine if c.record_counts.get("events.off-cpu")])
+        if sampled:
+            route = _route("/flame", **base, captures=sampled, **window)
+            views.append(BundleView("flame", f"CPU flame graph · {label}", route))
+        if blocked:
+            route = _route("/flame", **base, captures=blocked, source="off-cpu", **window)
+            views.append(BundleView("flame", f"Off-CPU flame graph · {label}", route))
+        if sampled or blocked:
+            stream = "samples" if sampled else "off-cpu"
+            route = _route("/heatmap", **base, captures=sampled or blocked, stream=stream)
+            views.append(BundleView("heatmap", f"Heatmap · {label}", route))
+        if blocked:
+            route = _route("/threads", **base, captures=_ids(mine), **window)
+            views.append(BundleView("threads", f"Thread states · {label}", route))
+    views.extend(_diffs(incident_id, captures, hosts, baseline_hosts, window))
+    with_events = _ids([c for c in captures if c.record_counts.get("events")])
+    if with_events:
+        views.append(BundleView("events", "Events", _route("/events", **base, captures=with_events)))
     if any(c.record_counts.get("metric_points") for c in captures):
-        views.append(BundleView("metrics", "Metrics", _route("/metrics", incident=incident_id, **window)))
-    for capture_id in snapshots:
+        views.append(BundleView("metrics", "Metrics", _route("/metrics", **base, captures=everything)))
+    for capture_id, _take in snapshots:
         views.append(
             BundleView("snapshot", f"Snapshot · capture {capture_id}", f"/captures/{capture_id}/snapshot")
         )
     if len(snapshots) >= 2:
-        a, b = snapshots[0], snapshots[1]
-        views.append(
-            BundleView("config-diff", "Config diff", f"/incidents/{incident_id}/config-diff?a={a}&b={b}")
+        (a, a_take), (b, b_take) = snapshots[0], snapshots[1]
+        route = (
+            f"/incidents/{incident_id}/config-diff?{urlencode({'a': f'{a}:{a_take}', 'b': f'{b}:{b_take}'})}"
         )
+        views.append(BundleView("config-diff", "Config diff", route))
     return views
 
 
 def _diffs(
-    incident_id: int, sampled: list[str], baseline_hosts: Sequence[str], window: dict[str, str]
+    incident_id: int,
+    captures: Sequence[BundledCapture],
+    hosts: list[str],
+    baseline_hosts: Sequence[str],
+    window: dict[str, str],
 ) -> list[BundleView]:
+    sampled = {h: _ids([c for c in captures if c.host == h and c.sample_count]) for h in hosts}
+    sampled = {h: ids for h, ids in sampled.items() if ids}
     if len(sampled) < 2:
         return []
-    baseline = [h for h in baseline_hosts if h in sampled] or sampled[:1]
-    others = [h for h in sampled if h not in baseline]
-    label = ",".join(baseline)
+    baseline = [h for h in baseline_hosts if h in sampled] or list(sampled)[:1]
+    a = ",".join(sampled[h] for h in baseline)
     return [
         BundleView(
             "diff",
-            f"Diff · {label} → {host}",
+            f"Diff · {','.join(baseline)} → {host}",
             _route(
                 "/diff",
                 incident=incident_id,
-                **{"a.hosts": label, "b.hosts": host},
+                **{"a.captures": a, "b.captures": ids},
                 **{f"a.{k}": v for k, v in window.items()},
                 **{f"b.{k}": v for k, v in window.items()},
             ),
         )
-        for host in others
+        for host, ids in sampled.items()
+        if host not in baseline
     ]
+
+
+def _ids(captures: Sequence[BundledCapture]) -> str:
+    return ",".join(str(c.id) for c in sorted(captures, key=lambda c: c.id))
 
 
 def _hosts(captures: Sequence[BundledCapture]) -> list[str]:
