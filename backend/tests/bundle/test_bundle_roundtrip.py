@@ -1,8 +1,10 @@
-"""An incident's bundle, exported with the default redaction and imported into the console again.
+"""An incident's bundle, exported with the default redaction and imported into a console again, both
+with the command line (`stallscope export`, `stallscope import`) against a console served over HTTP.
 
-Secrets are planted in the lab's captures of a real incident (a host name and its FQDN, a user and
-home directory, an IPv4 and a MAC address, an environment value, a container id): none may be left
-in any member of the bundle, nor in any compressed file inside it, while kernel and library symbols
+Secrets are planted in every kind of capture of a real incident (the fsync lab's CPU and off-CPU
+profiles, syscall trace, /proc sampler and system snapshot): a host name and its FQDN, a user and
+home directory, an IPv4 and a MAC address, an environment value, a container id. None may be left in
+any member of the bundle, nor in any compressed file inside it, while kernel and library symbols
 stay. Every member matches the SHA-256 the manifest gives, and the bundle imported as a new incident
 shows the same flame-graph totals.
 """
@@ -11,10 +13,13 @@ from __future__ import annotations
 
 import gzip
 import hashlib
-import io
 import json
+import os
 import shutil
+import subprocess
+import sys
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -45,12 +50,26 @@ def _planted(folder: Path) -> list[Path]:
     snapshot["sections"]["network"] = {"ip_addr": f"2: eth0 inet {IP}/24 link/ether {MAC}"}
     snapshot["sections"]["cgroup"] = {"self": f"0::/system.slice/docker-{CONTAINER}.scope"}
     (folder / "snapshot.json").write_text(json.dumps(snapshot))
-    cpu = gzip.decompress((LAB / "cpu.perf.txt.gz").read_bytes()).decode()
-    cpu = cpu.replace("/usr/lib/x86_64-linux-gnu/", f"/home/{USER}/lib/")
-    (folder / "cpu.perf.txt.gz").write_bytes(gzip.compress(cpu.encode()))
-    for name in ("clock.json", "offcpu.perf.txt.gz", "syscalls.trace.txt.gz"):
-        shutil.copy(LAB / name, folder / name)
-    return [folder / n for n in ("clock.json", "snapshot.json", "cpu.perf.txt.gz", "offcpu.perf.txt.gz")]
+    home = f"/home/{USER}/lib/"
+    _rewrite(folder, "cpu.perf.txt.gz", lambda text: text.replace("/usr/lib/x86_64-linux-gnu/", home))
+    _rewrite(folder, "offcpu.perf.txt.gz", lambda text: text.replace("/usr/lib/x86_64-linux-gnu/", home))
+    _rewrite(
+        folder, "syscalls.trace.txt.gz", lambda text: text.replace("(fd: 3)", f"(fd: 3</home/{USER}/wal>)")
+    )
+    nic = json.dumps({"t": 1795638816878943307, "name": "net.rx_bytes", "labels": {"addr": IP}, "value": 1})
+    _rewrite(
+        folder, "proc.jsonl.gz", lambda text: text.replace('"host": "vm"', f'"host": "{HOST}"') + nic + "\n"
+    )
+    shutil.copy(LAB / "clock.json", folder / "clock.json")
+    names = ("clock.json", "snapshot.json", "cpu.perf.txt.gz", "offcpu.perf.txt.gz", "syscalls.trace.txt.gz")
+    return [folder / n for n in (*names, "proc.jsonl.gz")]
+
+
+def _rewrite(folder: Path, name: str, change: Callable[[str], str]) -> None:
+    text = gzip.decompress((LAB / name).read_bytes()).decode()
+    planted = change(text)
+    assert planted != text, f"nothing planted in {name}"
+    (folder / name).write_bytes(gzip.compress(planted.encode()))
 
 
 def _texts(bundle: zipfile.ZipFile) -> dict[str, bytes]:
@@ -67,17 +86,27 @@ def _flame_total(api: TestClient, capture_id: int) -> tuple[int, int]:
     return flame["total"], flame["total_samples"]
 
 
+def _stallscope(console_url: str, token: str, *args: str) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "stallscope", *args, "--server", console_url, "--quiet"]
+    env = dict(os.environ, STALLSCOPE_TOKEN=token)
+    done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return done
+
+
 def test_a_redacted_bundle_leaks_nothing_and_imports_with_the_same_numbers(
-    api: TestClient, worker: None, tmp_path: Path
+    api: TestClient, worker: None, console_url: str, admin_token: str, tmp_path: Path
 ) -> None:
     incident = make_incident(api, title=f"fsync stalls on {HOST}")
-    uploaded = [upload_file(api, incident["id"], path, host=HOST) for path in _planted(tmp_path)]
+    planted = tmp_path / "planted"
+    planted.mkdir()
+    uploaded = [upload_file(api, incident["id"], path, host=HOST) for path in _planted(planted)]
     captures = {c["filename"]: wait_parsed(api, c["id"]) for c in uploaded}
     assert all(c["status"] in {"ready", "partial"} for c in captures.values()), captures
 
-    response = api.post(f"/api/incidents/{incident['id']}/bundle", json={"raw": True})
-    assert response.status_code == 200, response.text
-    bundle = zipfile.ZipFile(io.BytesIO(response.content))
+    out = tmp_path / "incident.zip"
+    _stallscope(console_url, admin_token, "export", str(incident["id"]), "--out", str(out), "--raw")
+    bundle = zipfile.ZipFile(out)
     members = _texts(bundle)
 
     for name, data in members.items():
@@ -97,15 +126,10 @@ def test_a_redacted_bundle_leaks_nothing_and_imports_with_the_same_numbers(
     assert {c["host"] for c in manifest["captures"]} == {"host-1"}
     assert manifest["redaction"]["replacements"] > 0
 
-    imported = api.post(
-        "/api/bundles",
-        params={"filename": "incident.zip"},
-        content=response.content,
-        headers={"Content-Type": "application/octet-stream"},
-    )
-    assert imported.status_code == 201, imported.text
-    answer = imported.json()
-    again = {c["filename"]: wait_parsed(api, c["id"]) for c in answer["captures"]}
+    done = _stallscope(console_url, admin_token, "import", str(out), "--wait")
+    new_incident = int(done.stdout.split()[1].rstrip(":"))
+    listed = api.get(f"/api/incidents/{new_incident}/captures").json()
+    again = {c["filename"]: c for c in listed}
     assert all(c["status"] in {"ready", "partial"} for c in again.values()), again
     numbers = {c["number"]: c for c in manifest["captures"]}
     by_records = {Path(c["records_file"]).name: numbers[c["number"]] for c in manifest["captures"]}
