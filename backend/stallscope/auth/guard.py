@@ -82,8 +82,10 @@ READ = Security(authorize, scopes=[Permission.READ])
 RESPOND = Security(authorize, scopes=[Permission.RESPOND])
 UPLOAD = Security(authorize, scopes=[Permission.UPLOAD])
 ADMIN = Security(authorize, scopes=[Permission.ADMIN])
+EXPORT = Security(authorize, scopes=[Permission.EXPORT])
 
 Reader = Annotated[Principal, READ]
 Responder = Annotated[Principal, RESPOND]
 Uploader = Annotated[Principal, UPLOAD]
 Admin = Annotated[Principal, ADMIN]
+Exporter = Annotated[Principal, EXPORT]

@@ -39,7 +39,7 @@ VIEW_ROUTES: dict[str, tuple[str, ...]] = {
 }
 COLUMNS = (
     "id, incident_id, label, prefix, capture_ids, views, created_by, created_at, expires_at, revoked_at, "
-    "last_used_at, uses"
+    "last_used_at, uses, bundle"
 )
 
 
@@ -67,7 +67,8 @@ def create(
     row = session.execute(
         text(
             "INSERT INTO guest_links (incident_id, label, digest, prefix, capture_ids, views, created_by, "
-            "expires_at) VALUES (:inc, :label, :digest, :prefix, :captures, :views, :by, :expires) "
+            "expires_at, bundle) "
+            "VALUES (:inc, :label, :digest, :prefix, :captures, :views, :by, :expires, :bundle) "
             f"RETURNING {COLUMNS}"
         ),
         {
@@ -77,6 +78,7 @@ def create(
             "prefix": shown_prefix(secret, GUEST_PREFIX),
             "captures": sorted(set(data.capture_ids)) if data.capture_ids else None,
             "views": sorted(set(data.views)) if data.views else None,
+            "bundle": data.bundle,
             "by": creator.user_id,
             "expires": expires,
         },
@@ -94,6 +96,7 @@ def create(
             "expires_at": expires.isoformat(),
             "captures": link.capture_ids,
             "views": link.views,
+            "bundle": link.bundle,
         },
     )
     return link, secret
@@ -156,6 +159,7 @@ def redeem(session: Session, secret: str, address: str) -> NewSession:
         views=tuple(link.views) if link.views is not None else None,
         credential_id=link.id,
         expires_at=link.expires_at,
+        bundle=link.bundle,
     )
     started = start_session(session, principal, now)
     expires = min(started.expires_at, link.expires_at)

@@ -31,7 +31,7 @@ def from_session_cookie(session: Session, secret: str, now: datetime | None = No
         raise Unauthorized(f"the session is over or unknown: {SIGN_IN}")
     values: tuple[Any, ...] = tuple(row)
     session_id, last_seen, expires, user_id, name, role, disabled = values[:7]
-    link_id, label, incident_id, capture_ids, views, link_expires, link_revoked = values[7:]
+    link_id, label, incident_id, capture_ids, views, link_expires, link_revoked, bundle = values[7:]
     if expires <= now or last_seen + IDLE_TIMEOUT <= now:
         raise Unauthorized(f"the session has expired: {SIGN_IN}")
     if user_id is not None and disabled is not None:
@@ -53,6 +53,7 @@ def from_session_cookie(session: Session, secret: str, now: datetime | None = No
             views=tuple(views) if views is not None else None,
             credential_id=link_id,
             expires_at=link_expires,
+            bundle=bool(bundle),
         )
     return Principal(role=Role(role), name=name, via="session", user_id=user_id, credential_id=session_id)
 

@@ -29,9 +29,18 @@ class Principal:
     """The session, token or guest link behind the request (for the audit log)."""
     expires_at: datetime | None = None
     """Guests: when the link stops working."""
+    bundle: bool = False
+    """Guests: the link lets its holder download the bundle of what it shows."""
 
     def may(self, permission: Permission) -> bool:
+        if permission is Permission.EXPORT and self.role is Role.GUEST:
+            return self.bundle
         return permission in GRANTS[self.role]
+
+    @property
+    def permissions(self) -> list[str]:
+        """What this principal may do, for the front end to show or hide controls."""
+        return sorted(p.value for p in Permission if self.may(p))
 
     @property
     def is_admin(self) -> bool:

@@ -92,11 +92,11 @@ def insert_session(
 
 def session_by_digest(session: Session, digest: bytes) -> Row[Any] | None:
     """The session with its holder: (id, last_seen_at, expires_at, user id, name, role, disabled_at,
-    guest link id, label, incident, captures, views, link expiry, link revoked)."""
+    guest link id, label, incident, captures, views, link expiry, link revoked, bundle allowed)."""
     return session.execute(
         text(
             "SELECT s.id, s.last_seen_at, s.expires_at, u.id, u.name, u.role, u.disabled_at, "
-            "g.id, g.label, g.incident_id, g.capture_ids, g.views, g.expires_at, g.revoked_at "
+            "g.id, g.label, g.incident_id, g.capture_ids, g.views, g.expires_at, g.revoked_at, g.bundle "
             "FROM user_sessions s LEFT JOIN users u ON u.id = s.user_id "
             "LEFT JOIN guest_links g ON g.id = s.guest_link_id WHERE s.digest = :digest"
         ),

@@ -18,6 +18,8 @@ class Permission(StrEnum):
     """Send captures (what a collector token can do, and nothing else)."""
     ADMIN = "admin"
     """People, every token, retention, the audit log."""
+    EXPORT = "export"
+    """Download an incident's bundle: responders, and a guest whose link allows it."""
 
 
 class Role(StrEnum):
@@ -35,7 +37,7 @@ ACCOUNT_ROLES = (Role.VIEWER, Role.RESPONDER, Role.ADMIN)
 
 GRANTS: dict[Role, frozenset[Permission]] = {
     Role.VIEWER: frozenset({Permission.READ}),
-    Role.RESPONDER: frozenset({Permission.READ, Permission.RESPOND, Permission.UPLOAD}),
+    Role.RESPONDER: frozenset({Permission.READ, Permission.RESPOND, Permission.UPLOAD, Permission.EXPORT}),
     Role.ADMIN: frozenset(Permission),
     Role.GUEST: frozenset({Permission.READ}),
     Role.COLLECTOR: frozenset({Permission.UPLOAD}),
@@ -46,4 +48,5 @@ VERBS: dict[Permission, str] = {
     Permission.RESPOND: "change incidents (responder or admin)",
     Permission.UPLOAD: "upload captures",
     Permission.ADMIN: "administer the console (admin)",
+    Permission.EXPORT: "download the incident's bundle (responder, or a guest link that allows it)",
 }

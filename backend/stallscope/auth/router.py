@@ -9,7 +9,6 @@ from stallscope.auth.cookies import clear_session_cookie, client_address, set_se
 from stallscope.auth.guard import SESSION_COOKIE, Reader
 from stallscope.auth.passwords import verify
 from stallscope.auth.principal import Principal
-from stallscope.auth.roles import GRANTS
 from stallscope.auth.schemas import (
     ApiTokenCreate,
     ApiTokenCreated,
@@ -33,7 +32,7 @@ def me_out(principal: Principal) -> MeOut:
         incident_id=principal.incident_id,
         capture_ids=list(principal.capture_ids) if principal.capture_ids is not None else None,
         views=list(principal.views) if principal.views is not None else None,
-        permissions=sorted(p.value for p in GRANTS[principal.role]),
+        permissions=principal.permissions,
         expires_at=principal.expires_at,
     )
 

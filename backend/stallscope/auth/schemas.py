@@ -90,6 +90,9 @@ class GuestLinkCreate(BaseModel):
     expires_in_days: float | None = Field(default=14, gt=0, le=365)
     capture_ids: list[int] | None = Field(default=None, description="Only these captures (all when absent)")
     views: list[str] | None = Field(default=None, description="Only these views (all when absent)")
+    bundle: bool = Field(
+        default=False, description="The guest may download the bundle of what the link shows"
+    )
 
 
 class GuestLinkOut(BaseModel):
@@ -105,6 +108,7 @@ class GuestLinkOut(BaseModel):
     revoked_at: datetime | None
     last_used_at: datetime | None
     uses: int
+    bundle: bool
 
 
 class GuestLinkCreated(GuestLinkOut):

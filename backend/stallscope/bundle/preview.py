@@ -13,6 +13,7 @@ from collections.abc import Iterator
 
 from sqlalchemy.orm import Session
 
+from stallscope.auth.principal import Principal
 from stallscope.bundle import repository
 from stallscope.bundle.redaction_choice import redactor_for
 from stallscope.bundle.schemas import BundleRequest, PreviewExample, PreviewRule, RedactionPreviewOut
@@ -23,8 +24,10 @@ NAMES_PER_SOURCE = 2000
 """Distinct names read per kind (threads, frames, event texts, metric labels)."""
 
 
-def preview(session: Session, incident_id: int, request: BundleRequest) -> RedactionPreviewOut:
-    captures = choose_captures(repository.incident_captures(session, incident_id), request)
+def preview(
+    session: Session, incident_id: int, request: BundleRequest, principal: Principal
+) -> RedactionPreviewOut:
+    captures = choose_captures(repository.incident_captures(session, incident_id), request, principal)
     redactor = redactor_for(session, request.redaction, captures)
     samples = list(_texts(session, captures))
     found = redactor.preview(samples)

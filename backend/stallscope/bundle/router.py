@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 from starlette.background import BackgroundTask
 
 from stallscope.auth import audit
-from stallscope.auth.guard import RESPOND, Responder
+from stallscope.auth.guard import EXPORT, RESPOND, Exporter, Responder
 from stallscope.auth.scope import SEE_INCIDENT
 from stallscope.bundle import importer, service
 from stallscope.bundle.preview import preview
@@ -42,23 +42,27 @@ def _sessions() -> Callable[[], Session]:
     return get_session_factory(database_url(get_settings()))
 
 
-@router.post("/api/incidents/{incident_id}/bundle/preview", dependencies=[RESPOND, SEE_INCIDENT])
-def preview_redaction(incident_id: int, body: BundleRequest) -> RedactionPreviewOut:
+@router.post("/api/incidents/{incident_id}/bundle/preview", dependencies=[EXPORT, SEE_INCIDENT])
+def preview_redaction(incident_id: int, body: BundleRequest, principal: Exporter) -> RedactionPreviewOut:
     """Each redaction rule, its matches in what the bundle would hold, with examples in context."""
     with _sessions()() as session:
-        return preview(session, incident_id, body)
+        return preview(session, incident_id, service.allowed_request(body, principal), principal)
 
 
 @router.post(
     "/api/incidents/{incident_id}/bundle",
-    dependencies=[RESPOND, SEE_INCIDENT],
+    dependencies=[EXPORT, SEE_INCIDENT],
     response_class=FileResponse,
     responses={200: {"content": {"application/zip": {}}, "description": "The bundle"}},
 )
 async def export_bundle(
-    incident_id: int, body: BundleRequest, request: Request, principal: Responder
+    incident_id: int, body: BundleRequest, request: Request, principal: Exporter
 ) -> FileResponse:
-    """The incident (or the part asked for) as one zip: offline views, data, findings, redacted."""
+    """The incident (or the part asked for) as one zip: offline views, data, findings, redacted.
+
+    A guest whose link allows it gets the bundle of what the link shows: its captures, the views it
+    opens (asked with the guest's own credentials), no raw captures and no postmortem."""
+    body = service.allowed_request(body, principal)
     base_url = str(request.base_url).rstrip("/")
     path = await service.export(
         request.app, request.headers, principal, base_url, _sessions(), incident_id, body

@@ -96,9 +96,22 @@ class Read:
     views: list[ViewRead]
 
 
-def choose_captures(captures: list[BundledCapture], request: BundleRequest) -> list[BundledCapture]:
-    """The parsed captures the request names (all of them when it names none)."""
+def allowed_request(request: BundleRequest, principal: Principal) -> BundleRequest:
+    """What a guest's bundle may hold: no raw captures (a guest may not download them) and no
+    postmortem (the team's own write-up of the whole incident)."""
+    if not principal.is_guest:
+        return request
+    return request.model_copy(update={"raw": False, "postmortem": False})
+
+
+def choose_captures(
+    captures: list[BundledCapture], request: BundleRequest, principal: Principal
+) -> list[BundledCapture]:
+    """The parsed captures the request names (all of them when it names none), of those the
+    principal may see (a guest link may show only some)."""
     parsed = [c for c in captures if c.status in PARSED]
+    if principal.capture_ids is not None:
+        parsed = [c for c in parsed if c.id in set(principal.capture_ids)]
     if request.captures is not None:
         unknown = sorted(set(request.captures) - {c.id for c in captures})
         if unknown:
@@ -113,7 +126,7 @@ def prepare(
     session: Session, incident_id: int, request: BundleRequest, principal: Principal, base_url: str
 ) -> Prepared:
     every = repository.incident_captures(session, incident_id)
-    chosen = choose_captures(every, request)
+    chosen = choose_captures(every, request, principal)
     if not chosen:
         raise Invalid("nothing to export: no parsed capture matches the captures and hosts asked for")
     span = TimeRange(request.start, request.end)
@@ -166,14 +179,26 @@ async def read(reader: ConsoleReader, prepared: Prepared, request: BundleRequest
     return Read(
         incident=await reader.json(f"/api/incidents/{incident}"),
         captures=await reader.json(f"/api/incidents/{incident}/captures"),
-        findings=await reader.json(f"/api/incidents/{incident}/findings") if request.findings else None,
-        annotations=await reader.json(f"/api/incidents/{incident}/annotations")
-        if request.annotations
-        else None,
+        findings=await _optional(reader, prepared, f"/api/incidents/{incident}/findings", request.findings),
+        annotations=await _optional(
+            reader, prepared, f"/api/incidents/{incident}/annotations", request.annotations
+        ),
         snapshots=snapshots,
         config_diff=config_diff,
         views=views,
     )
+
+
+async def _optional(reader: ConsoleReader, prepared: Prepared, url: str, wanted: bool) -> Any | None:
+    """An answer the bundle holds when asked for and when the exporter may read it (a guest link
+    limited to some captures may not read the whole incident's findings): else left out, and said."""
+    if not wanted:
+        return None
+    try:
+        return await reader.json(url)
+    except BundleViewError as exc:
+        prepared.left_out.append(str(exc))
+        return None
 
 
 async def _read_view(reader: ConsoleReader, view: BundleView) -> ViewRead:

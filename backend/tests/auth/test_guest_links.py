@@ -1,9 +1,13 @@
 """Guest links for vendors: read one incident (optionally some captures and views) and nothing else;
-stop working when revoked or expired; every opening is in the audit log."""
+stop working when revoked or expired; every opening is in the audit log; download the bundle of
+what they show when the link allows it."""
 
 from __future__ import annotations
 
+import io
+import json
 import subprocess
+import zipfile
 from datetime import datetime
 from typing import Any
 
@@ -134,3 +138,28 @@ def test_a_link_limited_to_captures_and_views_keeps_to_them(
         guest.post(f"/api/guest/{some['secret']}")
         assert guest.get(f"/api/incidents/{incident}/findings").status_code == 404
         assert guest.get(f"/api/timeline/tracks?incident={incident}").status_code == 404
+
+
+def test_a_link_may_let_its_guest_download_the_bundle_of_what_it_shows(
+    api: TestClient, worker: subprocess.Popen[bytes]
+) -> None:
+    incident = make_incident(api)["id"]
+    shown, _hidden = _upload(api, incident), _upload(api, incident)
+    plain = api.post(f"/api/incidents/{incident}/guest-links", json={"capture_ids": [shown["id"]]}).json()
+    body = {"capture_ids": [shown["id"]], "bundle": True}
+    allowed = api.post(f"/api/incidents/{incident}/guest-links", json=body).json()
+    assert (plain["bundle"], allowed["bundle"]) == (False, True)
+    with _guest() as guest:
+        assert guest.post(f"/api/guest/{plain['secret']}").json()["permissions"] == ["read"]
+        refused = guest.post(f"/api/incidents/{incident}/bundle", json={})
+        assert refused.status_code == 403, refused.text
+    with _guest() as guest:
+        assert guest.post(f"/api/guest/{allowed['secret']}").json()["permissions"] == ["export", "read"]
+        answer = guest.post(f"/api/incidents/{incident}/bundle", json={"raw": True, "postmortem": True})
+        assert answer.status_code == 200, answer.text
+    bundle = zipfile.ZipFile(io.BytesIO(answer.content))
+    manifest = json.loads(bundle.read("manifest.json"))
+    assert len(manifest["captures"]) == 1, "the link shows one capture"
+    names = bundle.namelist()
+    assert not [n for n in names if n.startswith(("raw/", "postmortem"))], names
+    assert any("findings" in note for note in manifest["left_out"]), manifest["left_out"]

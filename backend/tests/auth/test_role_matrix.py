@@ -18,7 +18,7 @@ from tests.fixtures.people import bearer, token_for
 
 pytestmark = pytest.mark.storage_neutral
 
-R, W, U, A = Permission.READ, Permission.RESPOND, Permission.UPLOAD, Permission.ADMIN
+R, W, U, A, E = Permission.READ, Permission.RESPOND, Permission.UPLOAD, Permission.ADMIN, Permission.EXPORT
 PUBLIC = None
 
 EXPECTED: dict[tuple[str, str], Permission | None] = {
@@ -77,8 +77,8 @@ EXPECTED: dict[tuple[str, str], Permission | None] = {
     ("GET", "/api/heatmap"): R,
     ("GET", "/api/heatmap/streams"): R,
     ("POST", "/api/shares"): W,
-    ("POST", "/api/incidents/{incident_id}/bundle"): W,
-    ("POST", "/api/incidents/{incident_id}/bundle/preview"): W,
+    ("POST", "/api/incidents/{incident_id}/bundle"): E,
+    ("POST", "/api/incidents/{incident_id}/bundle/preview"): E,
     ("POST", "/api/bundles"): W,
     ("GET", "/api/shares/{link_id}"): R,
     ("GET", "/api/incidents/{incident_id}/snapshots"): R,

@@ -4,7 +4,7 @@ import { ApiError, REQUEST_HEADERS, deleteRequest, getJson, parseErrorText, post
 
 export const ROLES = ['viewer', 'responder', 'admin', 'guest'] as const;
 export type Role = (typeof ROLES)[number];
-export const PERMISSIONS = ['read', 'respond', 'upload', 'admin'] as const;
+export const PERMISSIONS = ['read', 'respond', 'upload', 'admin', 'export'] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 export const VIAS = ['session', 'token', 'guest'] as const;
 export type Via = (typeof VIAS)[number];

@@ -10,6 +10,8 @@ export interface Permissions {
   canUpload: boolean;
   /** People, every token, the audit log. */
   canAdmin: boolean;
+  /** Download the incident's bundle: responders, and a guest whose link allows it. */
+  canExport: boolean;
   /** Why a control needing `permission` is disabled (for its title); null when it is allowed. */
   whyNot: (permission: Permission) => string | null;
 }
@@ -21,6 +23,7 @@ const WHAT: Record<Permission, string> = {
   respond: 'change incidents',
   upload: 'upload captures',
   admin: 'administer the console',
+  export: "download the incident's bundle",
 };
 
 export function permissionsOf(me: Me | null | undefined): Permissions {
@@ -31,6 +34,7 @@ export function permissionsOf(me: Me | null | undefined): Permissions {
     canRespond: held.has('respond'),
     canUpload: held.has('upload'),
     canAdmin: held.has('admin'),
+    canExport: held.has('export'),
     whyNot: (permission) => (held.has(permission) ? null : `${who} cannot ${WHAT[permission]}`),
   };
 }

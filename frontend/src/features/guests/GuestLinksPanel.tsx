@@ -31,6 +31,7 @@ function GuestLinks({ incident }: { incident: number }) {
   const [days, setDays] = useState(String(DEFAULT_GUEST_DAYS));
   const [chosenCaptures, setChosenCaptures] = useState<ReadonlySet<number>>(new Set());
   const [chosenViews, setChosenViews] = useState<ReadonlySet<GuestView>>(new Set());
+  const [bundle, setBundle] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const [created, setCreated] = useState<NewGuestLink | null>(null);
   // When the panel opened: good enough to tell an expired link from an active one.
@@ -67,7 +68,7 @@ function GuestLinks({ incident }: { incident: number }) {
         aria-label="New guest link"
         onSubmit={(e) => {
           e.preventDefault();
-          const check = checkGuestLink({ label, days, captures: chosenCaptures, views: chosenViews });
+          const check = checkGuestLink({ label, days, captures: chosenCaptures, views: chosenViews, bundle });
           setProblem(check.ok ? null : check.problem);
           if (check.ok) create.mutate(check.request);
         }}
@@ -105,6 +106,10 @@ function GuestLinks({ incident }: { incident: number }) {
             </label>
           ))}
         </fieldset>
+        <label className="guest-links__choice">
+          <input type="checkbox" name="bundle" checked={bundle} onChange={(e) => setBundle(e.target.checked)} />
+          May download the bundle of what the link shows (redacted, no raw captures)
+        </label>
         {problem ? (
           <p className="form__problem" role="alert">
             {problem}
@@ -152,7 +157,11 @@ function GuestLinks({ incident }: { incident: number }) {
 }
 
 function LinkRow({ link, state, revoking, onRevoke }: { link: GuestLink; state: ReturnType<typeof guestLinkState>; revoking: boolean; onRevoke: () => void }) {
-  const shows = [link.views ? link.views.join(', ') : 'every view', link.capture_ids ? `captures ${link.capture_ids.join(', ')}` : 'every capture'];
+  const shows = [
+    link.views ? link.views.join(', ') : 'every view',
+    link.capture_ids ? `captures ${link.capture_ids.join(', ')}` : 'every capture',
+    ...(link.bundle ? ['may download the bundle'] : []),
+  ];
   return (
     <tr className={state === 'active' ? undefined : 'muted'} data-testid="guest-link-row" data-label={link.label}>
       <td>{link.label || <span className="muted">–</span>}</td>

@@ -14,6 +14,7 @@ const LINK = {
   revoked_at: null,
   last_used_at: null,
   uses: 0,
+  bundle: false,
 };
 
 describe('guest link decoders', () => {

@@ -23,6 +23,8 @@ export interface GuestLink {
   revoked_at: string | null;
   last_used_at: string | null;
   uses: number;
+  /** The guest may download the bundle of what the link shows. */
+  bundle: boolean;
 }
 
 export interface NewGuestLink extends GuestLink {
@@ -37,6 +39,7 @@ export interface GuestLinkRequest {
   expires_in_days: number;
   capture_ids: number[] | null;
   views: GuestView[] | null;
+  bundle: boolean;
 }
 
 const nstr = nullable(str);
@@ -58,6 +61,7 @@ export function decodeGuestLink(v: unknown, path = 'link'): GuestLink {
     expires_at: str(o.expires_at, `${path}.expires_at`),
     revoked_at: nstr(o.revoked_at, `${path}.revoked_at`),
     last_used_at: nstr(o.last_used_at, `${path}.last_used_at`),
+    bundle: o.bundle === true,
     uses: num(o.uses, `${path}.uses`),
   };
 }

@@ -7,6 +7,7 @@ const draft = (over: Partial<GuestLinkDraft> = {}): GuestLinkDraft => ({
   days: '14',
   captures: new Set<number>(),
   views: new Set<GuestView>(),
+  bundle: false,
   ...over,
 });
 
@@ -14,12 +15,15 @@ describe('checkGuestLink', () => {
   it('sends every capture and view as null when none is ticked', () => {
     expect(checkGuestLink(draft())).toEqual({
       ok: true,
-      request: { label: 'vendor support', expires_in_days: 14, capture_ids: null, views: null },
+      request: { label: 'vendor support', expires_in_days: 14, capture_ids: null, views: null, bundle: false },
     });
   });
   it('sends the ticked captures sorted and the ticked views in the server’s order', () => {
     const check = checkGuestLink(draft({ captures: new Set([7, 3]), views: new Set<GuestView>(['threads', 'flame']) }));
-    expect(check).toEqual({ ok: true, request: { label: 'vendor support', expires_in_days: 14, capture_ids: [3, 7], views: ['flame', 'threads'] } });
+    expect(check).toEqual({ ok: true, request: { label: 'vendor support', expires_in_days: 14, capture_ids: [3, 7], views: ['flame', 'threads'], bundle: false } });
+  });
+  it('sends whether the guest may download the bundle', () => {
+    expect(checkGuestLink(draft({ bundle: true }))).toMatchObject({ ok: true, request: { bundle: true } });
   });
   it('wants a label', () => {
     expect(checkGuestLink(draft({ label: '  ' }))).toMatchObject({ ok: false, problem: expect.stringMatching(/who the link is for/) as unknown });

@@ -12,6 +12,8 @@ export interface GuestLinkDraft {
   captures: ReadonlySet<number>;
   /** Chosen views; none chosen: every view. */
   views: ReadonlySet<GuestView>;
+  /** The guest may download the bundle of what the link shows. */
+  bundle: boolean;
 }
 
 export type GuestLinkCheck = { ok: true; request: GuestLinkRequest } | { ok: false; problem: string };
@@ -33,6 +35,7 @@ export function checkGuestLink(draft: GuestLinkDraft): GuestLinkCheck {
       expires_in_days: days,
       capture_ids: captures.length > 0 ? captures : null,
       views: views.length > 0 ? views : null,
+      bundle: draft.bundle,
     },
   };
 }
