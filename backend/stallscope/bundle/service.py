@@ -81,6 +81,8 @@ class ViewRead:
     folded: bytes | None = None
     pprof: bytes | None = None
     speedscope: Any | None = None
+    sides: dict[str, bytes] = field(default_factory=dict)
+    """A diff's two sides as folded stacks, by side (`a`, `b`)."""
 
 
 @dataclass(slots=True)
@@ -220,6 +222,13 @@ async def _read_view(reader: ConsoleReader, view: BundleView) -> ViewRead:
         read.folded = (await reader.text(f"/api/flame/folded?{query}")).encode("utf-8")
         read.pprof = await reader.bytes(f"/api/flame/export?format=pprof&{query}")
         read.speedscope = await reader.json(f"/api/flame/export?format=speedscope&{query}")
+    diff = next((url for url in responses if urlsplit(url).path == "/api/diff"), None)
+    if view.kind == "diff" and diff is not None:
+        params = dict(parse_qsl(urlsplit(diff).query))
+        for side in ("a", "b"):
+            one = {key[2:]: value for key, value in params.items() if key.startswith(f"{side}.")}
+            one |= {key: params[key] for key in ("source", "state") if key in params}
+            read.sides[side] = (await reader.text(f"/api/flame/folded?{urlencode(one)}")).encode("utf-8")
     return read
 
 
@@ -288,6 +297,10 @@ def _write_members(
                     ("profile.speedscope.json", "speedscope"),
                 )
             ]
+        for side, folded in read.sides.items():
+            path = f"views/{number}-{read.view.kind}/{side}.folded"
+            archive.add_chunks(path, redactor.lines([folded]))
+            files.append({"path": path, "title": f"{title}: side {side.upper()}, folded stacks"})
     ids = [c.id for c in prepared.captures]
     archive.add_chunks("data/events.csv", tables.events_csv(session, ids, prepared.span, text))
     archive.add_chunks("data/metrics.csv", tables.metrics_csv(session, ids, prepared.span, text))
