@@ -25,8 +25,13 @@ class BundleRequest(BaseModel):
         default=None, description="Only these captures (all parsed ones when absent)"
     )
     hosts: list[str] | None = Field(default=None, description="Only the captures of these hosts")
-    start: datetime | None = Field(default=None, description="Only records from this instant (ISO 8601)")
-    end: datetime | None = Field(default=None, description="Only records before this instant (ISO 8601)")
+    start: datetime | None = Field(
+        default=None,
+        description="Views and CSV files from this instant (ISO 8601); captures' records travel whole",
+    )
+    end: datetime | None = Field(
+        default=None, description="Views and CSV files before this instant (ISO 8601)"
+    )
     views: list[str] | None = Field(
         default=None, description="Saved views (short link ids) to include besides the standard ones"
     )

@@ -32,9 +32,8 @@ examples:
 RULES.toml (every key optional):
   hash_symbols = false
   path_prefixes = ["/home/", "/srv/"]
-  [rules]
-  hostnames = true
-  ip_addresses = false
+  [rules]                  # hostnames users addresses paths arguments containers: true or false
+  addresses = false
   [[custom]]
   name = "ticket"
   pattern = "TICKET-[0-9]+"
@@ -66,8 +65,12 @@ def add_export_arguments(p: argparse.ArgumentParser, server_default: str) -> Non
     p.add_argument("--hosts", metavar="NAMES", help="only the captures of these hosts, comma-separated")
     p.add_argument("--views", metavar="SHORT_LINK_IDS", help="saved views (short link ids) to include")
     p.add_argument("--raw", action="store_true", help="include the raw captures (redacted like the rest)")
-    p.add_argument("--from", dest="start", metavar="TIME", help="only records from this instant (ISO 8601)")
-    p.add_argument("--to", dest="end", metavar="TIME", help="only records before this instant (ISO 8601)")
+    p.add_argument(
+        "--from", dest="start", metavar="TIME", help="views and CSV files from this instant (ISO 8601)"
+    )
+    p.add_argument(
+        "--to", dest="end", metavar="TIME", help="views and CSV files before this instant (ISO 8601)"
+    )
     p.add_argument("--server", default=server_default, help="console URL (default %(default)s)")
     p.add_argument("--quiet", action="store_true", help="no progress output")
 
