@@ -27,6 +27,7 @@ from fastapi.testclient import TestClient
 
 from tests.fixtures.factories import make_incident, upload_file
 from tests.fixtures.worker import wait_parsed
+from tests.interop.go_pprof import top
 
 LAB = Path(__file__).resolve().parents[3] / "lab" / "fsync-behind-writeback" / "captures" / "bad"
 HOST = "db-secret-prod7"
@@ -125,6 +126,13 @@ def test_a_redacted_bundle_leaks_nothing_and_imports_with_the_same_numbers(
         assert hashlib.sha256(bundle.read(path)).hexdigest() == digest, path
     assert {c["host"] for c in manifest["captures"]} == {"host-1"}
     assert manifest["redaction"]["replacements"] > 0
+
+    # The CPU flame graph's pprof, its strings redacted, still reads back with the view's total.
+    (cpu_view,) = [n for n, v in enumerate(manifest["views"], start=1) if v["title"].startswith("CPU flame")]
+    profile = tmp_path / "cpu.pb.gz"
+    profile.write_bytes(bundle.read(f"views/{cpu_view}-flame/profile.pb.gz"))
+    total, _flat = top(profile, "-unit=ns")
+    assert total == _flame_total(api, captures["cpu.perf.txt.gz"]["id"])[0]
 
     done = _stallscope(console_url, admin_token, "import", str(out), "--wait")
     new_incident = int(done.stdout.split()[1].rstrip(":"))
