@@ -130,6 +130,12 @@ export async function patchJson<T>(url: string, body: unknown, decode: (v: unkno
   return decode(await readJson(res, url));
 }
 
+/** POST a JSON body for a file answer (a bundle's zip): the body as a Blob, errors as ApiError. */
+export async function postForBlob(url: string, body: unknown, signal?: AbortSignal): Promise<Blob> {
+  const res = await send('POST', url, body, signal);
+  return res.blob();
+}
+
 /** DELETE; the body, if any, is ignored. */
 export async function deleteRequest(url: string): Promise<void> {
   await send('DELETE', url);

@@ -21,14 +21,19 @@ export function withUploadOptions(url: string, options: UploadOptions): string {
   return `${url}${url.includes('?') ? '&' : '?'}${p.toString()}`;
 }
 
-export interface UploadHandle {
-  promise: Promise<Capture>;
+export interface UploadHandle<T = Capture> {
+  promise: Promise<T>;
   abort: () => void;
 }
 
 export function uploadCapture(url: string, file: Blob, onProgress: (fraction: number) => void): UploadHandle {
+  return uploadBody(url, file, decodeCapture, onProgress);
+}
+
+/** POST `file` as the raw body and decode the JSON answer (a capture, an imported bundle…). */
+export function uploadBody<T>(url: string, file: Blob, decode: (v: unknown) => T, onProgress: (fraction: number) => void): UploadHandle<T> {
   const xhr = new XMLHttpRequest();
-  const promise = new Promise<Capture>((resolve, reject) => {
+  const promise = new Promise<T>((resolve, reject) => {
     xhr.open('POST', url);
     xhr.setRequestHeader('Content-Type', 'application/octet-stream');
     for (const [name, value] of Object.entries(REQUEST_HEADERS)) xhr.setRequestHeader(name, value);
@@ -38,7 +43,7 @@ export function uploadCapture(url: string, file: Blob, onProgress: (fraction: nu
     xhr.onload = () => {
       if (xhr.status >= 200 && xhr.status < 300) {
         try {
-          resolve(decodeCapture(JSON.parse(xhr.responseText)));
+          resolve(decode(JSON.parse(xhr.responseText)));
         } catch (e) {
           reject(e instanceof Error ? e : new Error(String(e)));
         }

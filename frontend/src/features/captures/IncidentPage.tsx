@@ -6,6 +6,7 @@ import { EmptyState } from '../../shared/components/EmptyState';
 import { ErrorBanner } from '../../shared/components/ErrorBanner';
 import { useDocumentTitle } from '../../shared/hooks/useDocumentTitle';
 import { usePermissions } from '../auth/usePermissions';
+import { ExportBundleButton } from '../bundle/ExportBundleButton';
 import { FindingsPanel } from '../findings/FindingsPanel';
 import { flameHref } from '../flame/urlState';
 import { GuestLinksPanel } from '../guests/GuestLinksPanel';
@@ -79,6 +80,7 @@ function IncidentView({ id }: { id: number }) {
           <a href={postmortemUrl(id, 'zip')} download>zip with images</a>
         </p>
       ) : null}
+      {incident.data && can.canExport ? <ExportBundleButton incidentId={id} captures={list} asGuest={!can.canRespond} /> : null}
 
       {captures.data && guest.allows('findings') ? <FindingsPanel incident={id} captures={captures.data} /> : null}
 

@@ -7,6 +7,7 @@ import { useDocumentTitle } from '../../shared/hooks/useDocumentTitle';
 import { useSlashFocus } from '../../shared/hooks/useHotkeys';
 import { useUrlText } from '../../shared/hooks/useUrlText';
 import { usePermissions } from '../auth/usePermissions';
+import { ImportBundleButton } from '../bundle/ImportBundleButton';
 import { IncidentTable } from './IncidentTable';
 import { decodeListView, encodeListView, filterIncidents, nextSort, sortIncidents, type ListView, type SortKey } from './listView';
 import { NewIncidentForm } from './NewIncidentForm';
@@ -42,16 +43,19 @@ export function IncidentListPage() {
           <h1>Incidents</h1>
           <p className="muted">Latency and stall investigations, newest first. Open one to upload captures.</p>
         </div>
-        <button
-          type="button"
-          className="btn btn--primary"
-          onClick={() => setFormOpen((o) => !o)}
-          aria-expanded={formOpen}
-          disabled={!can.canRespond}
-          title={can.whyNot('respond') ?? undefined}
-        >
-          {formOpen ? 'Close' : 'New incident'}
-        </button>
+        <div className="row">
+          {can.canRespond ? <ImportBundleButton /> : null}
+          <button
+            type="button"
+            className="btn btn--primary"
+            onClick={() => setFormOpen((o) => !o)}
+            aria-expanded={formOpen}
+            disabled={!can.canRespond}
+            title={can.whyNot('respond') ?? undefined}
+          >
+            {formOpen ? 'Close' : 'New incident'}
+          </button>
+        </div>
       </div>
 
       {formOpen && can.canRespond ? <NewIncidentForm onCancel={() => setFormOpen(false)} /> : null}
