@@ -45,6 +45,8 @@ from stallscope.redaction.state import State
 from stallscope.redaction.streaming import text_blocks
 
 LINE_CACHE_FROM_CHARS = 64 << 10
+MAX_REMEMBERED = 200_000
+"""Distinct short strings whose redaction is remembered (see `_remembered`)."""
 """Longer texts are redacted line by line through the cache of lines already seen."""
 SYMBOLS_LABEL = "Application symbols (hashed)"
 CONTEXT_CHARS = 40
@@ -82,6 +84,9 @@ class Redactor:
         self._custom = [CustomPass(rule, self.state) for rule in policy.custom if rule.enabled]
         self._commands = CommandLines(self.state, self.text, self._count_swap)
         self._line_cache = LineCache(self.state, self._learn_sections, self._learn_lines, self._passes)
+        self._remembered_texts: dict[str, tuple[str, tuple[tuple[str, str], ...]]] = {}
+        self._learned: set[str] = set()
+        self._memo_version = self.state.version
         self._main: Pass | None = None
         self._main_version = -1
         self._observe: Observer = self._count
@@ -137,9 +142,15 @@ class Redactor:
 
     def learn(self, text: str, lowered: str | None = None) -> None:
         """Read `text` for values to replace from now on, without redacting it."""
+        self._check_memo()
+        if text in self._learned:
+            return
         lowered = text.lower() if lowered is None else lowered
         self._learn_sections(text, lowered)
         self._learn_lines(text, lowered)
+        if len(text) <= LINE_CACHE_FROM_CHARS:
+            self._check_memo()
+            self._learned.add(text)
 
     def _learn_lines(self, text: str, lowered: str) -> None:
         for rule in self._rules:
@@ -228,9 +239,44 @@ class Redactor:
             return text
         if len(text) > LINE_CACHE_FROM_CHARS and observe == self._count:
             return self._line_cache.redact(text)
+        if observe == self._count:
+            return self._remembered(text)
         lowered = text.lower()
         self.learn(text, lowered)
         return self._passes(text, lowered, observe)
+
+    def _remembered(self, text: str) -> str:
+        """`text` redacted, each distinct string once while nothing new is learnt.
+
+        An export hands the redactor the same strings again and again (JSON keys such as `name`,
+        thread and frame names in every view's answer, every CSV row's comm): the redacted form and
+        what it replaced are kept, and a repeat counts its replacements again, so the report stays
+        exact. Everything is forgotten when a value is learnt, as the line cache does.
+        """
+        self._check_memo()
+        entry = self._remembered_texts.get(text)
+        if entry is None:
+            lowered = text.lower()
+            self.learn(text, lowered)
+            swaps: list[tuple[str, str]] = []
+            redacted = self._passes(
+                text, lowered, lambda _t, swap: swaps.append((swap.rule_id, swap.pseudonym))
+            )
+            entry = (redacted, tuple(swaps))
+            self._check_memo()
+            self._remembered_texts[text] = entry
+        for rule_id, pseudonym in entry[1]:
+            self.state.count(rule_id, pseudonym)
+        return entry[0]
+
+    def _check_memo(self) -> None:
+        """Forget remembered strings once a value is learnt (they may now hold it) or too many are kept."""
+        if self._memo_version != self.state.version or len(self._remembered_texts) > MAX_REMEMBERED:
+            self._remembered_texts.clear()
+            self._learned.clear()
+            self._memo_version = self.state.version
+        elif len(self._learned) > MAX_REMEMBERED:
+            self._learned.clear()
 
     def _passes(self, text: str, lowered: str, observe: Observer) -> str:
         for custom in self._custom:
