@@ -368,13 +368,20 @@ def _top_stacks(
         by_state.setdefault(state, []).append((ref, stats))
     out: dict[str, list[TopStack]] = {}
     for state, entries in by_state.items():
-        entries.sort(key=lambda entry: (-entry[1][1], entry[0]))
+        # Ties in time go by the stack itself, not by when it was first seen: rows of equal times
+        # can arrive in any order (TimescaleDB chunks), and the list must not change with them.
+        entries.sort(key=lambda entry: (-entry[1][1], _stack_order(timeline.stacks[entry[0]])))
         total = state_ns[state]
         out[state] = [
             TopStack(timeline.stacks[ref], ns, ns / total if total else 0.0, count, longest)
             for ref, (count, ns, longest, _) in entries[:TOP_STACKS]
         ]
     return out
+
+
+def _stack_order(stack: Hashable) -> tuple[int, int, str]:
+    """A total order on stacks: stored stacks by id, others (tuples of frames) by their text."""
+    return (0, stack, "") if isinstance(stack, int) else (1, 0, repr(stack))
 
 
 def latency_of(waits: list[int]) -> Latency:
