@@ -1,14 +1,4 @@
 import { createBrowserRouter } from 'react-router';
-import { IncidentPage } from '../features/captures/IncidentPage';
-import { DiffPage } from '../features/diff/DiffPage';
-import { EventsPage } from '../features/events/EventsPage';
-import { FlamePage } from '../features/flame/FlamePage';
-import { HeatmapPage } from '../features/heatmap/HeatmapPage';
-import { MetricsPage } from '../features/metrics/MetricsPage';
-import { ConfigDiffPage } from '../features/snapshot/ConfigDiffPage';
-import { SnapshotPage } from '../features/snapshot/SnapshotPage';
-import { ThreadsPage } from '../features/threads/ThreadsPage';
-import { TimelinePage } from '../features/timeline/TimelinePage';
 import { TokensPage } from '../features/tokens/TokensPage';
 import { IncidentListPage } from '../features/incidents/IncidentListPage';
 import { AuditPage } from '../features/admin/AuditPage';
@@ -22,6 +12,7 @@ import { LoginPage } from '../features/auth/LoginPage';
 import { ShortLinkPage } from '../features/auth/ShortLinkPage';
 import { GuestEndedPage, GuestLinkPage } from '../features/guests/GuestLinkPage';
 import { Layout } from './Layout';
+import { VIEW_ROUTES } from './viewRoutes';
 import { NotFound } from './NotFound';
 
 export const router = createBrowserRouter([
@@ -37,16 +28,7 @@ export const router = createBrowserRouter([
         children: [
           { index: true, element: <IncidentListPage /> },
           { path: 'incidents', element: <IncidentListPage /> },
-          { path: 'incidents/:id', element: <IncidentPage /> },
-          { path: 'incidents/:id/config-diff', element: <ConfigDiffPage /> },
-          { path: 'timeline', element: <TimelinePage /> },
-          { path: 'flame', element: <FlamePage /> },
-          { path: 'diff', element: <DiffPage /> },
-          { path: 'threads', element: <ThreadsPage /> },
-          { path: 'heatmap', element: <HeatmapPage /> },
-          { path: 'events', element: <EventsPage /> },
-          { path: 'metrics', element: <MetricsPage /> },
-          { path: 'captures/:id/snapshot', element: <SnapshotPage /> },
+          ...VIEW_ROUTES,
           { path: 'tokens', element: <TokensPage /> },
           { path: 'account', element: <AccountPage /> },
           { path: 's/:id', element: <ShortLinkPage /> },

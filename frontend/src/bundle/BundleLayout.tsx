@@ -4,6 +4,7 @@
  */
 import { useEffect, useState } from 'react';
 import { Link, Outlet } from 'react-router';
+import { BrandMark } from '../app/BrandMark';
 import type { BundleData } from './bundleData';
 import { currentMisses, onMiss } from './misses';
 import './bundle.css';
@@ -13,12 +14,7 @@ export function BundleLayout({ data }: { data: BundleData }) {
     <div className="app">
       <header className="topbar bundle-topbar">
         <Link to="/" className="brand" aria-label="Bundle home">
-          <svg width="18" height="18" viewBox="0 0 32 32" aria-hidden="true">
-            <rect x="2" y="23" width="28" height="6" rx="1" fill="#e8a23c" />
-            <rect x="4" y="16" width="16" height="6" rx="1" fill="#e0715a" />
-            <rect x="6" y="9" width="9" height="6" rx="1" fill="#e0715a" />
-            <rect x="21" y="16" width="7" height="6" rx="1" fill="#58b368" />
-          </svg>
+          <BrandMark />
           Stallscope
         </Link>
         <span className="bundle-topbar__what" data-testid="bundle-header">
