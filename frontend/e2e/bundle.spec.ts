@@ -3,14 +3,16 @@
  * exported with the default redaction, its `index.html` is opened from disk with every request but
  * `file:` aborted, and every view it lists draws from the data inside it — with no answer missing
  * (the viewer records any request the bundle cannot answer), no network request, and neither host
- * name anywhere on the pages.
+ * name anywhere on the pages. Then the bundle is imported into a fresh console (its own data
+ * directory and database, started here) and every capture shows the same flame-graph totals.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
-import { createIncident, repo, uploadCapture } from './helpers';
+import { expect, request as newRequest, test, type APIRequestContext, type Page } from '@playwright/test';
+import { createIncident, repo, uploadCapture, waitParsed } from './helpers';
 
 const lab = path.join(repo, 'lab', 'fsync-behind-writeback', 'captures');
 const HOSTS = { bad: 'db-bad-7', fixed: 'db-fixed-2' };
@@ -36,12 +38,13 @@ const DRAWN: Record<string, (page: Page) => ReturnType<Page['locator']>> = {
 };
 
 test('an exported bundle opens from disk, offline, and every view draws', async ({ request, browser }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(360_000);
   const incident = await createIncident(request, `fsync stalls on ${HOSTS.bad}`);
+  const uploaded: number[] = [];
   for (const [side, host] of Object.entries(HOSTS)) {
     // The captures, not the run's notes and logs beside them.
     for (const name of fs.readdirSync(path.join(lab, side)).filter((n) => /\.(gz|json)$/.test(n)).sort()) {
-      await uploadCapture(request, incident, path.join(lab, side, name), { host });
+      uploaded.push((await uploadCapture(request, incident, path.join(lab, side, name), { host })).id);
     }
   }
 
@@ -85,5 +88,81 @@ test('an exported bundle opens from disk, offline, and every view draws', async 
   expect(misses, 'requests the bundle could not answer').toEqual([]);
   expect(requested, 'requests that left the file').toEqual([]);
   await offline.close();
-  fs.rmSync(folder, { recursive: true, force: true });
+
+  // The vendor's side: a console of its own imports the bundle; every capture's flame graph has the
+  // same totals as here. The manifest numbers captures in the order of their ids.
+  const manifestCaptures = (JSON.parse(fs.readFileSync(path.join(folder, 'manifest.json'), 'utf8')) as { captures: { number: number; samples: number }[] }).captures;
+  const original = [...uploaded].sort((a, b) => a - b);
+  const fresh = await startConsole();
+  try {
+    const imported = await fresh.api.post('/api/bundles?filename=bundle.zip', {
+      data: fs.readFileSync(zip),
+      headers: { 'content-type': 'application/octet-stream', 'x-requested-with': 'XMLHttpRequest' },
+      timeout: 120_000,
+    });
+    expect(imported.status(), await imported.text()).toBe(201);
+    const answer = (await imported.json()) as { captures: { id: number; filename: string }[] };
+    const byNumber = new Map(answer.captures.map((c) => [Number(c.filename.split('.')[0]), c.id]));
+    const sampled = manifestCaptures.filter((c) => c.samples > 0);
+    expect(sampled.length).toBeGreaterThan(0);
+    for (const capture of manifestCaptures) {
+      const id = byNumber.get(capture.number);
+      if (id === undefined) throw new Error(`capture ${capture.number} was not imported`);
+      await waitParsed(fresh.api, id);
+    }
+    for (const capture of sampled) {
+      const there = await flameTotals(fresh.api, byNumber.get(capture.number) ?? 0);
+      const here = await flameTotals(request, original[capture.number - 1] ?? 0);
+      expect(there, `capture ${capture.number}'s flame graph after import`).toEqual(here);
+    }
+  } finally {
+    await fresh.stop();
+    fs.rmSync(folder, { recursive: true, force: true });
+  }
 });
+
+async function flameTotals(api: APIRequestContext, capture: number): Promise<{ total: number; samples: number }> {
+  const flame = (await (await api.get(`/api/flame?captures=${capture}`)).json()) as { total: number; total_samples: number };
+  return { total: flame.total, samples: flame.total_samples };
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/** A console started the README's way on a throwaway data directory, its first admin signed in. */
+async function startConsole(): Promise<{ api: APIRequestContext; stop: () => Promise<void> }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stallscope-fresh-'));
+  const port = await freePort();
+  const password = `fresh-${Math.random().toString(36).slice(2)}-${Date.now()}`;
+  const child: ChildProcess = spawn(path.join(repo, '.venv', 'bin', 'stallscope'), ['serve', '--port', String(port)], {
+    env: { ...process.env, STALLSCOPE_DATA_DIR: dataDir, STALLSCOPE_ADMIN_PASSWORD: password },
+    stdio: 'ignore',
+  });
+  const baseURL = `http://127.0.0.1:${port}`;
+  const stop = async (): Promise<void> => {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGINT');
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 30_000))]);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    const api = await newRequest.newContext({ baseURL });
+    await expect
+      .poll(async () => (await api.get('/api/health').catch(() => null))?.status() ?? 0, { timeout: 120_000, intervals: [500, 1000] })
+      .toBe(200);
+    const login = await api.post('/api/auth/login', { data: { username: 'admin', password }, headers: { 'x-requested-with': 'XMLHttpRequest' } });
+    expect(login.ok(), await login.text()).toBe(true);
+    return { api, stop };
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+}
