@@ -34,22 +34,19 @@ class ConsoleReader:
 
     async def json(self, url: str) -> Any:
         """The JSON answer to a GET, or the API's own error, raised with its status and message."""
-        response = await self._client.get(url)
-        if response.status_code != 200:
-            raise BundleViewError(response.status_code, url, _detail(response))
-        return response.json()
+        return (await self._get(url)).json()
 
     async def text(self, url: str) -> str:
-        response = await self._client.get(url)
-        if response.status_code != 200:
-            raise BundleViewError(response.status_code, url, _detail(response))
-        return response.text
+        return (await self._get(url)).text
 
     async def bytes(self, url: str) -> bytes:
+        return (await self._get(url)).content
+
+    async def _get(self, url: str) -> httpx.Response:
         response = await self._client.get(url)
         if response.status_code != 200:
             raise BundleViewError(response.status_code, url, _detail(response))
-        return response.content
+        return response
 
     async def close(self) -> None:
         await self._client.aclose()

@@ -14,6 +14,7 @@ from typing import Any
 from stallscope import __version__
 from stallscope.bundle.archive import Member
 from stallscope.bundle.repository import BundledCapture
+from stallscope.kit.units import utc_iso
 from stallscope.redaction import Redactor
 
 FORMAT = "stallscope-bundle"
@@ -68,4 +69,4 @@ def build(
 
 
 def _iso(moment: datetime | None) -> str | None:
-    return None if moment is None else moment.isoformat().replace("+00:00", "Z")
+    return None if moment is None else utc_iso(moment)

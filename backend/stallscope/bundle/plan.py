@@ -16,11 +16,12 @@ timeline's track listing, the metric series) are read before the requests that d
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from stallscope.bundle.timeline_tracks import default_track_ids
+from stallscope.kit.units import utc_iso
 
 Fetch = Callable[[str], Awaitable[Any]]
 """A GET whose JSON answer the caller records under the URL."""
@@ -74,10 +75,7 @@ async def fetch_view(route: str, fetch: Fetch) -> None:
 
 def iso_us(text: str) -> str:
     """A route instant as the front end re-prints it: UTC, always six fraction digits."""
-    moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    if moment.tzinfo is not None:
-        moment = moment.astimezone(UTC)
-    return moment.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return utc_iso(datetime.fromisoformat(text.replace("Z", "+00:00")))
 
 
 def _window(params: dict[str, str], prefix: str = "") -> dict[str, str]:

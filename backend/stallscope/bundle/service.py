@@ -44,6 +44,7 @@ from stallscope.frontend_dist import frontend_dist
 from stallscope.interop.pprof_strings import rewrite_strings
 from stallscope.kit.compression import open_capture
 from stallscope.kit.errors import Invalid, NotFound
+from stallscope.kit.units import utc_iso
 from stallscope.postmortem.service import build_postmortem
 from stallscope.redaction import Redactor
 from stallscope.shares import service as shares
@@ -331,7 +332,7 @@ def _write_members(
         "format": manifest.FORMAT,
         "version": manifest.VERSION,
         "stallscope_version": __version__,
-        "exported_at": exported_at.isoformat().replace("+00:00", "Z"),
+        "exported_at": utc_iso(exported_at),
         "redacted": not redactor.policy.is_off,
         "incident": incident,
         "views": view_entries,

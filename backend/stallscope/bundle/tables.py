@@ -10,13 +10,13 @@ import csv
 import io
 import json
 from collections.abc import Callable, Iterator, Sequence
-from datetime import datetime
 from typing import Any
 
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
 from stallscope.bundle.repository import TimeRange
+from stallscope.kit.units import utc_iso
 
 Redact = Callable[[str], str]
 _BATCH_ROWS = 5000
@@ -73,7 +73,7 @@ def _where(alias: str, capture_ids: Sequence[int], span: TimeRange) -> tuple[str
 def _event_cells(row: Any, redact: Redact) -> list[object]:
     (capture_id, ts, duration_ns, kind, name, pid, tid, comm, cpu, state, waker, args, result, attrs) = row
     return [
-        capture_id, _iso(ts), duration_ns, kind, redact(name), pid, tid, redact(comm), cpu, state, waker,
+        capture_id, utc_iso(ts), duration_ns, kind, redact(name), pid, tid, redact(comm), cpu, state, waker,
         _opt(args, redact), _opt(result, redact), redact(json.dumps(attrs, sort_keys=True)) if attrs else "",
     ]  # fmt: skip
 
@@ -81,15 +81,11 @@ def _event_cells(row: Any, redact: Redact) -> list[object]:
 def _metric_cells(row: Any, redact: Redact) -> list[object]:
     capture_id, ts, name, labels, unit, value = row
     label_text = ",".join(f"{key}={value}" for key, value in sorted((labels or {}).items()))
-    return [capture_id, _iso(ts), redact(name), redact(label_text), unit or "", repr(float(value))]
+    return [capture_id, utc_iso(ts), redact(name), redact(label_text), unit or "", repr(float(value))]
 
 
 def _opt(value: str | None, redact: Redact) -> str:
     return "" if value is None else redact(value)
-
-
-def _iso(ts: datetime) -> str:
-    return ts.isoformat().replace("+00:00", "Z")
 
 
 def _csv(header: Sequence[str], rows: Iterator[list[object]]) -> Iterator[bytes]:

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime
 from urllib.parse import urlencode, urlsplit
 
 from stallscope.bundle.repository import BundledCapture, TimeRange
+from stallscope.kit.units import utc_iso
 
 KINDS = {
     "/flame": "flame",
@@ -151,14 +151,10 @@ def _hosts(captures: Sequence[BundledCapture]) -> list[str]:
 def _window(span: TimeRange) -> dict[str, str]:
     window = {}
     if span.start is not None:
-        window["from"] = _instant(span.start)
+        window["from"] = utc_iso(span.start)
     if span.end is not None:
-        window["to"] = _instant(span.end)
+        window["to"] = utc_iso(span.end)
     return window
-
-
-def _instant(moment: datetime) -> str:
-    return moment.isoformat().replace("+00:00", "Z")
 
 
 def _route(path: str, **params: object) -> str:

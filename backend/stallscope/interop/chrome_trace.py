@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from stallscope.analysis.flame import FrameInfo
+from stallscope.kit.units import utc_iso
 from stallscope.timeline.buckets import from_epoch_us
 
 PID_SPACE = 1 << 22
@@ -123,7 +124,7 @@ def chrome_trace(
         "traceEvents": metadata + events,
         "stackFrames": stack_frames.entries,
         "otherData": {
-            "origin_utc": from_epoch_us(origin_us).isoformat().replace("+00:00", "Z"),
+            "origin_utc": utc_iso(from_epoch_us(origin_us)),
             "origin_epoch_us": origin_us,
             "hosts": list(hosts),
             **(other_data or {}),

@@ -22,6 +22,7 @@ from stallscope.interop import repository
 from stallscope.interop.chrome_trace import SAMPLE, TraceRecord, chrome_trace
 from stallscope.interop.view import ViewProfile, ViewUnit, from_tree
 from stallscope.kit.errors import NotFound
+from stallscope.kit.units import utc_iso
 from stallscope.timeline import repository as timeline_repository
 from stallscope.timeline.buckets import epoch_us, from_epoch_us
 from stallscope.timeline.service import Selection
@@ -158,4 +159,4 @@ def _first(records: list[TraceRecord], limit: int) -> tuple[list[TraceRecord], i
 
 
 def _iso(us: int) -> str:
-    return from_epoch_us(us).isoformat().replace("+00:00", "Z")
+    return utc_iso(from_epoch_us(us))

@@ -65,3 +65,12 @@ def epoch_ns(moment: datetime) -> int:
     """A stored instant as epoch nanoseconds, exactly (no float on the way: µs are what is stored)."""
     delta = moment - _EPOCH
     return (delta.days * 86_400 + delta.seconds) * 1_000_000_000 + delta.microseconds * 1000
+
+
+def utc_iso(moment: datetime) -> str:
+    """An instant as the console writes it in URLs, files and answers meant for people and other
+    tools: UTC, always six fraction digits, `Z` (the front end's `isoFromEpochUs`). A naive instant
+    is taken as UTC, as stored times are."""
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(UTC)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
