@@ -30,6 +30,7 @@ from stallscope.interop.router import router as interop_router
 from stallscope.kit.browser_guard import BrowserGuard
 from stallscope.kit.error_answers import add_error_answers
 from stallscope.kit.errors import ServiceError, TooManyRequests
+from stallscope.kit.malloc import return_large_buffers
 from stallscope.kit.parameter_guard import ParameterGuard
 from stallscope.lifecycle.router import router as lifecycle_router
 from stallscope.metrics.router import router as metrics_router
@@ -62,6 +63,7 @@ def _mount_frontend(app: FastAPI, dist: Path) -> None:
 
 
 def create_app() -> FastAPI:
+    return_large_buffers()  # views allocate large short-lived buffers (kit/malloc.py)
     app = FastAPI(
         title="Stallscope",
         version=__version__,

@@ -115,6 +115,8 @@ class DiffResult:
     """Of `pruned_nodes`, those below the depth budget (folded into "(deeper)" children)."""
     height: int = 0
     """Levels below `root` in the answer, folded children included."""
+    tall: frozenset[int] | None = None
+    """As `analysis.flame.PrunedTree.tall`: the nodes the JSON writer must write in parts."""
 
 
 def scale_for(total_a: int, total_b: int, normalize: Normalize) -> float:

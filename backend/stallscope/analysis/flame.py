@@ -26,6 +26,9 @@ OTHER_NAME = "(other)"
 DEEPER_NAME = "(deeper)"
 """The child standing for everything below the depth budget; its `folded_frames` says how much."""
 ROOT_NAME = "all"
+TALL_LEVELS = 100
+"""Subtrees at least this tall are written to JSON in parts (`flame/tree_json.py`): JSON encoders
+recurse per nesting level, and each tree level nests twice (a node, then its children list)."""
 
 
 class FlameNode:
@@ -123,6 +126,9 @@ class PrunedTree:
     """Of `pruned_nodes`, those below the depth budget (folded into "(deeper)" children)."""
     height: int = 0
     """Levels below `root` in the answer, folded children included."""
+    tall: frozenset[int] | None = None
+    """`id` of every node dict whose subtree is at least `TALL_LEVELS` tall, when known: the JSON
+    writer then need not measure the tree again."""
 
 
 def prune_tree(root: FlameNode, max_nodes: int, max_depth: int | None = None) -> PrunedTree:

@@ -16,12 +16,14 @@ from typing import Any
 
 import psycopg
 from psycopg.types.json import Jsonb
+from sqlalchemy import text
 
 from stallscope.captures.host_clock import host_anchors, realign_host
 from stallscope.captures.parse_claim import ClaimedCapture, ParseHeartbeat, claim_capture
 from stallscope.config import get_settings
 from stallscope.db import get_session_factory, raw_connection
 from stallscope.findings.service import after_parse
+from stallscope.flame.callsite_trees import build_and_store
 from stallscope.ingest.appmetrics.time_option import TIME_COLUMN_KEY, with_time_column
 from stallscope.ingest.clock import clock_mapping
 from stallscope.ingest.limits import CaptureLimits, setting_name
@@ -48,6 +50,7 @@ CAPTURE_TABLES = (
     "metric_series",
     "capture_documents",
     "capture_thread_states",
+    "capture_callsite_trees",
     "timeline_rollups",
     "sample_rollup_captures",
     "capture_digests",
@@ -108,6 +111,7 @@ def _parse_claimed(database_url: str, aux: Conn, capture_id: int, claimed: Claim
     _summarize_block_ranges(aux)
     refresh_sample_rollup(aux, capture_id)
     _store_thread_states(database_url, capture_id)
+    _store_callsite_tree(database_url, capture_id)
     # Ready only now: a flame graph opened the moment the status flips finds every table filled.
     after_parse(get_session_factory(database_url), capture_id)  # before ready, as every table above
     ended = aux.execute(
@@ -174,6 +178,34 @@ def _store_thread_states(database_url: str, capture_id: int) -> None:
             threads,
             time.monotonic() - started,
         )
+
+
+def _store_callsite_tree(database_url: str, capture_id: int) -> None:
+    """The capture's call-site tree, so the first flame graph of it does not build it.
+
+    Optional: when it fails the first view builds (and stores) it, only slower.
+    """
+    started = time.monotonic()
+    try:
+        with get_session_factory(database_url)() as session:
+            parsed_at = session.execute(
+                text("SELECT parsed_at FROM captures WHERE id = :id"), {"id": capture_id}
+            ).scalar_one_or_none()
+            if parsed_at is None:
+                return
+            tree = build_and_store(session, capture_id, parsed_at)
+            session.commit()
+    except Exception:
+        log.exception(
+            "the call-site tree of capture %s was not stored; its first view will build it", capture_id
+        )
+        return
+    log.info(
+        "call-site tree of capture %s: %d nodes in %.2f s",
+        capture_id,
+        tree.node_count,
+        time.monotonic() - started,
+    )
 
 
 def _load(

@@ -26,7 +26,6 @@ from stallscope.flame.router import (
     StateQuery,
 )
 from stallscope.flame.schemas import SampleFilter, WithinSecond
-from stallscope.flame.tree_json import tree_payload_json
 from stallscope.kit.errors import Invalid
 
 router = APIRouter(tags=["diff"])
@@ -125,7 +124,7 @@ def diff(
         "state": (state or None) if source in ("off-cpu", "proc-stack") else None,
         "event": event or None,
     }
-    result = service.diff(
+    body = service.diff_json(
         session,
         a.model_copy(update=shared),
         b.model_copy(update=shared),
@@ -135,5 +134,4 @@ def diff(
         focus,
         max_depth or DEFAULT_MAX_DEPTH,
     )
-    payload = result.model_dump(mode="json", exclude={"root"})
-    return Response(tree_payload_json(payload, result.root, result.height), media_type="application/json")
+    return Response(body, media_type="application/json")

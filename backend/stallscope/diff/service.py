@@ -1,36 +1,50 @@
-"""Differential flame graphs: read both sides' stored stacks the flame graph's way, then diff them."""
+"""Differential flame graphs: both sides' stack weights, read the flame graph's way, weighed on one
+call-site tree of all their captures with frames merged by name (`analysis/callsite_diff.py`)."""
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator
 from typing import TypeVar
 
+import numpy as np
 from sqlalchemy.orm import Session
 
-from stallscope.analysis.diff import DiffResult, DiffTree, FunctionDelta, Normalize, diff_tree, top_functions
-from stallscope.analysis.flame import StackWeight
+from stallscope.analysis import callsite_diff
+from stallscope.analysis.callsite_diff import NamedTree, WeighedDiff
+from stallscope.analysis.diff import DiffResult, FunctionDelta, Normalize, top_functions
 from stallscope.captures.service import require_captures, unit_of
 from stallscope.diff.schemas import DiffOut, FunctionOut, SideOut
-from stallscope.flame import repository
+from stallscope.flame import callsite_trees, repository
+from stallscope.flame.answer_cache import AnswerCache
 from stallscope.flame.catalog import catalog
 from stallscope.flame.schemas import SampleFilter
-from stallscope.kit.errors import NotFound
+from stallscope.flame.stack_rows import StackWeightArrays, stack_weight_arrays
+from stallscope.flame.tree_json import tree_payload_json
+from stallscope.kit.errors import NotFound, Unavailable
 from stallscope.models import Capture
 
-Rows = list[tuple[str, int, int, int]]
+NAMED_CACHE_SIZE = 2
+"""Trees merged by name, per set of captures: every filter of a diff over them reuses one."""
+TREE_CACHE_SIZE = 1
+"""Weighed diffs kept (the last: 28 MB for two 350,000-node sides): zooms into it prune it again
+instead of reading both sides again. Parsed captures never change (a re-parse changes `parsed_at`,
+which is part of the key)."""
 
-TREE_CACHE_SIZE = 4
-"""Merged trees kept: zooms into a diff prune them again instead of reading both sides again.
-Parsed captures never change (a re-parse changes `parsed_at`, which is part of the key)."""
-RESULT_CACHE_SIZE = 8
+_named: OrderedDict[str, NamedTree] = OrderedDict()
+_trees: OrderedDict[str, tuple[WeighedDiff, str | None, list[str]]] = OrderedDict()
+_answers = AnswerCache(12 * 1024 * 1024)
 """A shared link opened twice, Back and Forward, a second browser: the same answer is asked for again."""
-
-_trees: OrderedDict[str, tuple[DiffTree, str | None, list[str]]] = OrderedDict()
-_results: OrderedDict[str, DiffOut] = OrderedDict()
 _cache_lock = threading.Lock()
 V = TypeVar("V")
+
+
+def clear_caches() -> None:
+    """Forget every tree, weighed diff and answer (benchmarks measure first requests with this)."""
+    with _cache_lock:
+        _named.clear()
+        _trees.clear()
+    _answers.clear()
 
 
 def _cached(cache: OrderedDict[str, V], key: str) -> V | None:
@@ -72,16 +86,54 @@ def _unit(captures: list[Capture], source: str, event: str | None) -> str:
     return "us" if source == "off-cpu" else unit_of(captures, event)
 
 
-def _diff_tree(session: Session, a: SampleFilter, b: SampleFilter, normalize: Normalize) -> DiffTree:
-    """Both sides read by the flame graph's own queries, frames resolved in one lookup."""
-    rows_a = repository.stack_weights(session, a)
-    rows_b = repository.stack_weights(session, b)
-    stacks, frames = catalog.resolve(session, {stack for rows in (rows_a, rows_b) for _, stack, _, _ in rows})
+def _versions(captures: list[Capture]) -> str:
+    return ",".join(sorted({f"{c.id}@{c.parsed_at.isoformat() if c.parsed_at else '-'}" for c in captures}))
 
-    def weights(rows: Rows) -> Iterator[StackWeight]:
-        return (StackWeight(comm, stacks[stack], weight, n) for comm, stack, weight, n in rows)
 
-    return diff_tree(weights(rows_a), weights(rows_b), frames, normalize)
+def _named_tree(session: Session, captures: list[Capture]) -> NamedTree:
+    key = _versions(captures)
+    found = _cached(_named, key)
+    if found is None:
+        tree = callsite_trees.trees.tree_for(session, captures)
+        ids, representatives = repository.name_representatives(session, callsite_diff.frame_ids(tree))
+        found = callsite_diff.by_name(
+            tree, np.array(ids, dtype=np.int64), np.array(representatives, dtype=np.int64)
+        )
+        _keep(_named, key, found, NAMED_CACHE_SIZE)
+    return found
+
+
+def _weighed_diff(
+    session: Session, a: SampleFilter, b: SampleFilter, normalize: Normalize, captures: list[Capture]
+) -> WeighedDiff:
+    """Both sides read by the flame graph's own queries and weighed on one tree of all their captures.
+
+    A pair the tree lacks means a stale tree: rebuilt once, as the flame graph does."""
+    rows_a = stack_weight_arrays(repository.stack_weight_columns(session, a))
+    rows_b = stack_weight_arrays(repository.stack_weight_columns(session, b))
+    for attempt in range(2):
+        named = _named_tree(session, captures)
+        leaves_a = named.tree.leaves(rows_a.comms, rows_a.stacks)
+        leaves_b = named.tree.leaves(rows_b.comms, rows_b.stacks)
+        if (leaves_a >= 0).all() and (leaves_b >= 0).all():
+            return callsite_diff.weigh_sides(
+                named,
+                leaves_a,
+                _weights(rows_a),
+                leaves_b,
+                _weights(rows_b),
+                normalize,
+                catalog.lookup(session),
+            )
+        if attempt == 0:
+            callsite_trees.trees.forget(captures)
+            with _cache_lock:
+                _named.pop(_versions(captures), None)
+    raise Unavailable("some stacks of this diff are not in its captures' call-site tree")
+
+
+def _weights(rows: StackWeightArrays) -> tuple[np.ndarray, np.ndarray]:
+    return rows.weights, rows.samples
 
 
 def _functions(result: DiffResult, top: int) -> list[FunctionDelta]:
@@ -92,7 +144,7 @@ def _functions(result: DiffResult, top: int) -> list[FunctionDelta]:
     return top_functions(by_total + by_self, len(by_total) + len(by_self), "total")
 
 
-def diff(
+def diff_json(
     session: Session,
     a: SampleFilter,
     b: SampleFilter,
@@ -101,14 +153,13 @@ def diff(
     top: int,
     focus: list[str],
     max_depth: int,
-) -> DiffOut:
+) -> bytes:
+    """The diff's answer as the JSON body sent, from the cache of answers when it was just asked."""
     captures = require_captures(session, a.capture_ids, "A") + require_captures(session, b.capture_ids, "B")
-    versions = ",".join(
-        sorted({f"{c.id}@{c.parsed_at.isoformat() if c.parsed_at else '-'}" for c in captures})
-    )
+    versions = _versions(captures)
     tree_key = f"{a.model_dump_json()}|{b.model_dump_json()}|{normalize}|{versions}"
     key = f"{tree_key}|{max_nodes}|{max_depth}|{top}|{focus}"
-    cached = _cached(_results, key)
+    cached = _answers.get(key)
     if cached is not None:
         return cached
     found = _cached(_trees, tree_key)
@@ -116,12 +167,15 @@ def diff(
         event, events = _event_and_choices(session, a, b, a.event)
         a = a.model_copy(update={"event": event})
         b = b.model_copy(update={"event": event})
-        found = (_diff_tree(session, a, b, normalize), event, events)
+        unique = list({c.id: c for c in captures}.values())
+        found = (_weighed_diff(session, a, b, normalize, unique), event, events)
         _keep(_trees, tree_key, found, TREE_CACHE_SIZE)
-    tree, event, events = found
-    result = tree.result(focus, max_nodes, max_depth)
-    if result is None:
+    weighed, event, events = found
+    lookup = catalog.lookup(session)
+    node = callsite_diff.find(weighed, focus, lookup)
+    if node is None:
         raise NotFound(f"the frame path {' > '.join(focus)} is in neither side of this diff")
+    result = callsite_diff.result(weighed, node, max_nodes, max_depth, lookup)
     out = DiffOut(
         root=result.root,
         a=SideOut(captures=a.capture_ids, total=result.total_a, samples=result.samples_a),
@@ -143,5 +197,6 @@ def diff(
         deep_nodes=result.deep_nodes,
         height=result.height,
     )
-    _keep(_results, key, out, RESULT_CACHE_SIZE)
-    return out
+    body = tree_payload_json(out.model_dump(mode="json", exclude={"root"}), out.root, out.height, result.tall)
+    _answers.put(key, body)
+    return body

@@ -17,7 +17,6 @@ from stallscope.flame import service
 from stallscope.flame.catalog import catalog
 from stallscope.flame.repository import stack_exists
 from stallscope.flame.schemas import FacetsOut, FlameOut, FlameSource, FrameOut, SampleFilter, WithinSecond
-from stallscope.flame.tree_json import tree_payload_json
 from stallscope.kit.errors import Invalid, NotFound
 
 router = APIRouter(tags=["flame"])
@@ -128,15 +127,14 @@ def flame_graph(
     Serialised without recursion (`tree_json`): stacks nest deeper than pydantic's serialiser and
     the standard library's C encoder can follow.
     """
-    result = service.flame_graph(
+    body = service.flame_graph_json(
         session,
         flt,
         focus,
         max_nodes or get_settings().flame_max_nodes,
         max_depth or DEFAULT_MAX_DEPTH,
     )
-    payload = result.model_dump(mode="json", exclude={"root"})
-    return Response(tree_payload_json(payload, result.root, result.height), media_type="application/json")
+    return Response(body, media_type="application/json")
 
 
 @router.get("/api/flame/folded", response_class=PlainTextResponse, dependencies=[READ, SEE_QUERY])

@@ -1,7 +1,8 @@
-"""Flame-graph use cases: resolve the view's filter, build (or reuse) the tree, prune or fold it."""
+"""Flame-graph use cases: resolve the view's filter, weigh the captures' call-site tree, prune or fold it."""
 
 from __future__ import annotations
 
+import json
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -16,21 +17,32 @@ from stallscope.analysis.flame import (
     build_flame_tree,
     find_focus,
     folded_lines,
-    prune_tree,
 )
+from stallscope.analysis.weighed_tree import Namer, WeighedTree, find, prune, weigh
 from stallscope.captures.service import require_captures, unit_of
-from stallscope.flame import repository
+from stallscope.flame import callsite_trees, repository
+from stallscope.flame.answer_cache import AnswerCache
 from stallscope.flame.catalog import catalog
 from stallscope.flame.schemas import EventFacet, FacetsOut, FlameOut, SampleFilter
+from stallscope.flame.stack_rows import StackWeightArrays, stack_weight_arrays
+from stallscope.flame.tree_json import tree_payload_json
 from stallscope.ingest.proc_stacks import events as proc_stack_events
-from stallscope.kit.errors import NotFound
+from stallscope.kit.errors import NotFound, Unavailable
 from stallscope.models import Capture
 
-TREE_CACHE_SIZE = 3
-"""Trees are rebuilt for every zoom fetch otherwise; a few recent ones cover a person's session."""
+WEIGHED_CACHE_BYTES = 16 * 1024 * 1024
+"""Weighed trees kept for zooms and other budgets (40 bytes a node: a 350,000-node view takes 14 MB)."""
 
-_tree_cache: OrderedDict[str, FlameTree] = OrderedDict()
-_tree_cache_lock = threading.Lock()
+_weighed_cache: OrderedDict[str, WeighedTree] = OrderedDict()
+_weighed_lock = threading.Lock()
+_answers = AnswerCache(16 * 1024 * 1024)
+
+
+def clear_caches() -> None:
+    """Forget every weighed view (benchmarks measure first requests with this)."""
+    with _weighed_lock:
+        _weighed_cache.clear()
+    _answers.clear()
 
 
 def _with_default_event(session: Session, flt: SampleFilter) -> tuple[SampleFilter, list[str]]:
@@ -63,29 +75,60 @@ def _cache_key(flt: SampleFilter, captures: list[Capture]) -> str:
     return f"{flt.model_dump_json()}|{versions}"
 
 
-def _tree(session: Session, flt: SampleFilter, captures: list[Capture]) -> FlameTree:
+def weighed_view(session: Session, flt: SampleFilter, captures: list[Capture]) -> WeighedTree:
+    """The captures' call-site tree weighed by the filter's stack weights; the last few are kept."""
     key = _cache_key(flt, captures)
-    with _tree_cache_lock:
-        cached = _tree_cache.get(key)
+    with _weighed_lock:
+        cached = _weighed_cache.get(key)
         if cached is not None:
-            _tree_cache.move_to_end(key)
+            _weighed_cache.move_to_end(key)
             return cached
-    aggregated = repository.stack_weights(session, flt)
-    stacks, frames = catalog.resolve(session, {stack_id for _, stack_id, _, _ in aggregated})
-    rows = [StackWeight(comm, stacks[stack_id], weight, n) for comm, stack_id, weight, n in aggregated]
-    tree = build_flame_tree(rows, frames)
-    with _tree_cache_lock:
-        _tree_cache[key] = tree
-        while len(_tree_cache) > TREE_CACHE_SIZE:
-            _tree_cache.popitem(last=False)
-    return tree
+    rows = stack_weight_arrays(repository.stack_weight_columns(session, flt))
+    weighed = weigh_rows(session, captures, rows)
+    with _weighed_lock:
+        _weighed_cache[key] = weighed
+        total = sum(w.columns.nbytes for w in _weighed_cache.values())
+        while total > WEIGHED_CACHE_BYTES and len(_weighed_cache) > 1:
+            _, dropped = _weighed_cache.popitem(last=False)
+            total -= dropped.columns.nbytes
+    return weighed
 
 
-def _focused(tree: FlameTree, focus: list[str]) -> FlameNode:
-    node = find_focus(tree.root, focus)
+def weigh_rows(session: Session, captures: list[Capture], rows: StackWeightArrays) -> WeighedTree:
+    """Rows on the captures' tree. A pair the tree lacks means the tree is stale: rebuilt once."""
+    tree = callsite_trees.trees.tree_for(session, captures)
+    leaves = tree.leaves(rows.comms, rows.stacks)
+    if (leaves < 0).any():
+        callsite_trees.trees.forget(captures)
+        tree = callsite_trees.trees.tree_for(session, captures)
+        leaves = tree.leaves(rows.comms, rows.stacks)
+        if (leaves < 0).any():
+            missing = int((leaves < 0).sum())
+            raise Unavailable(f"{missing} stacks of this view are not in its captures' call-site tree")
+    return weigh(tree, leaves, rows.weights, rows.samples)
+
+
+def _focused(weighed: WeighedTree, namer: Namer, focus: list[str]) -> int:
+    node = find(weighed, namer, focus)
     if node is None:
         raise NotFound(f"the frame path {' > '.join(focus)} is not in this view")
     return node
+
+
+def flame_graph_json(
+    session: Session, flt: SampleFilter, focus: list[str], max_nodes: int, max_depth: int
+) -> bytes:
+    """`flame_graph`'s answer as the JSON body sent, from the cache of answers when it was just asked."""
+    captures = require_captures(session, flt.capture_ids)
+    flt, events = _with_default_event(session, flt)
+    key = f"{_cache_key(flt, captures)}|{json.dumps(focus)}|{max_nodes}|{max_depth}"
+    body = _answers.get(key)
+    if body is None:
+        out, tall = _flame_graph(session, captures, flt, events, focus, max_nodes, max_depth)
+        payload = out.model_dump(mode="json", exclude={"root"})
+        body = tree_payload_json(payload, out.root, out.height, tall)
+        _answers.put(key, body)
+    return body
 
 
 def flame_graph(
@@ -93,13 +136,27 @@ def flame_graph(
 ) -> FlameOut:
     captures = require_captures(session, flt.capture_ids)
     flt, events = _with_default_event(session, flt)
-    tree = _tree(session, flt, captures)
-    node = _focused(tree, focus)
-    pruned = prune_tree(node, max_nodes, max_depth)
-    return FlameOut(
+    return _flame_graph(session, captures, flt, events, focus, max_nodes, max_depth)[0]
+
+
+def _flame_graph(
+    session: Session,
+    captures: list[Capture],
+    flt: SampleFilter,
+    events: list[str],
+    focus: list[str],
+    max_nodes: int,
+    max_depth: int,
+) -> tuple[FlameOut, frozenset[int] | None]:
+    """The answer, and its nodes tall enough to be encoded in parts (`PrunedTree.tall`)."""
+    weighed = weighed_view(session, flt, captures)
+    namer = Namer(weighed.tree, catalog.lookup(session))
+    node = _focused(weighed, namer, focus)
+    pruned = prune(weighed, namer, node, max_nodes, max_depth)
+    out = FlameOut(
         root=pruned.root,
-        total=node.value,
-        total_samples=node.samples,
+        total=int(weighed.value[node]),
+        total_samples=int(weighed.samples[node]),
         unit="us" if flt.source == "off-cpu" else unit_of(captures, flt.event),
         event=flt.event,
         events=events,
@@ -111,6 +168,7 @@ def flame_graph(
         deep_nodes=pruned.deep_nodes,
         height=pruned.height,
     )
+    return out, pruned.tall
 
 
 def folded(session: Session, flt: SampleFilter, focus: list[str]) -> str:
@@ -134,9 +192,21 @@ class ResolvedView:
 def resolve_view(session: Session, flt: SampleFilter, focus: list[str]) -> ResolvedView:
     captures = require_captures(session, flt.capture_ids)
     flt, _ = _with_default_event(session, flt)
-    tree = _tree(session, flt, captures)
+    tree = _object_tree(session, flt)
+    node = find_focus(tree.root, focus)
+    if node is None:
+        raise NotFound(f"the frame path {' > '.join(focus)} is not in this view")
     unit = "us" if flt.source == "off-cpu" else unit_of(captures, flt.event)
-    return ResolvedView(tree, _focused(tree, focus), flt, captures, unit)
+    return ResolvedView(tree, node, flt, captures, unit)
+
+
+def _object_tree(session: Session, flt: SampleFilter) -> FlameTree:
+    """The view's whole tree as objects, for the exports that walk every stack (nothing cached)."""
+    aggregated = repository.stack_weights(session, flt)
+    stacks = repository.stacks_by_id(session, {stack_id for _, stack_id, _, _ in aggregated})
+    frames = catalog.frames(session, {f for ids in stacks.values() for f in ids})
+    rows = [StackWeight(comm, stacks[stack_id], weight, n) for comm, stack_id, weight, n in aggregated]
+    return build_flame_tree(rows, frames)
 
 
 def facets(session: Session, flt: SampleFilter) -> FacetsOut:

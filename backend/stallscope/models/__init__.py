@@ -3,6 +3,7 @@
 from stallscope.models.annotation import Annotation
 from stallscope.models.base import Base
 from stallscope.models.capture import Capture
+from stallscope.models.capture_callsite_tree import capture_callsite_trees
 from stallscope.models.capture_stack_total import capture_stack_totals
 from stallscope.models.capture_thread_state import capture_thread_states
 from stallscope.models.document import capture_documents
@@ -44,6 +45,7 @@ __all__ = [
     "UploadToken",
     "api_tokens",
     "audit_log",
+    "capture_callsite_trees",
     "capture_digests",
     "capture_documents",
     "capture_stack_totals",

@@ -1,0 +1,176 @@
+"""Each capture's call-site tree: built after its parse and stored, read on first use, kept in a
+bounded cache.
+
+A capture's tree holds every (process, stack) pair its samples and off-CPU events have, whatever a
+view later selects: the tree of the whole capture serves every range, thread and event filter. A
+parsed capture never changes (a re-parse changes `parsed_at`, which is part of every key), so a
+tree is built once (`build_and_store`, run by the parse job) and read back by every process. A view
+over several captures merges their trees, and the merge is cached too.
+
+The frames come over as one `bytea` (`array_send` of every stack, concatenated by the server), so a
+capture's two million frame ids cost one round trip and a few numpy operations instead of a Python
+list per stack.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from datetime import datetime
+
+import numpy as np
+from sqlalchemy import text
+from sqlalchemy.orm import Session
+
+from stallscope.analysis.callsites import CallsiteTree, Stacks, build, merge
+from stallscope.flame import callsite_store
+from stallscope.models import Capture
+
+log = logging.getLogger(__name__)
+
+CACHE_BYTES = 160 * 1024 * 1024
+"""Trees kept per process: a 400,000-node capture's tree takes about 7 MB."""
+
+_PAIRS = """
+    SELECT comm, stack_id FROM capture_stack_totals WHERE capture_id = :id GROUP BY 1, 2
+    UNION
+    SELECT comm, stack_id FROM events WHERE capture_id = :id AND stack_id IS NOT NULL GROUP BY 1, 2
+"""
+_FRAMES = """
+    SELECT array_agg(id ORDER BY id), array_agg(cardinality(frame_ids) ORDER BY id),
+           string_agg(array_send(frame_ids), ''::bytea ORDER BY id)
+    FROM stacks WHERE id = ANY(:ids)
+"""
+ARRAY_HEADER = 20
+"""Bytes `array_send` writes before a one-dimensional array's elements (ndim, flags, type, size, base)."""
+EMPTY_ARRAY = 12
+"""Bytes `array_send` writes for an empty array (ndim 0: no dimension)."""
+
+
+def stacks_of(session: Session, capture_id: int) -> Stacks:
+    """Every (process, stack) pair of the capture with its frames, root first."""
+    pairs = session.execute(text(_PAIRS), {"id": capture_id}).all()
+    comms = sorted({comm for comm, _ in pairs})
+    comm_index = {name: i for i, name in enumerate(comms)}
+    comm = np.fromiter((comm_index[c] for c, _ in pairs), dtype=np.int32, count=len(pairs))
+    stack = np.fromiter((s for _, s in pairs), dtype=np.int64, count=len(pairs))
+    ids, lengths, frames = _frames(session, np.unique(stack))
+    at = np.searchsorted(ids, stack)
+    return Stacks(
+        comms=comms, comm=comm, stack=stack, offsets=_starts(lengths)[at], lengths=lengths[at], frames=frames
+    )
+
+
+def _frames(session: Session, stack_ids: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(sorted stack ids, their lengths, all their frame ids concatenated in that order)."""
+    if not len(stack_ids):
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, np.zeros(0, dtype=np.int32)
+    ids, lengths, blob = session.execute(text(_FRAMES), {"ids": stack_ids.tolist()}).one()
+    ids_array = np.array(ids, dtype=np.int64)
+    length_array = np.array(lengths, dtype=np.int64)
+    record_sizes = np.where(length_array > 0, ARRAY_HEADER + 8 * length_array, EMPTY_ARRAY)
+    record_starts = _starts(record_sizes)[:-1]
+    # Each element is (4-byte length, 4-byte value), big-endian: the values are every second int.
+    words = np.frombuffer(bytes(blob), dtype=">i4")
+    element_starts = (record_starts + ARRAY_HEADER) // 4 + 1
+    first_word = np.repeat(element_starts, length_array)
+    run_starts = np.repeat(_starts(length_array)[:-1], length_array)
+    within = np.arange(int(length_array.sum()), dtype=np.int64) - run_starts
+    frames = words[first_word + 2 * within].astype(np.int32)
+    return ids_array, length_array, frames
+
+
+def _starts(lengths: np.ndarray) -> np.ndarray:
+    """Where each of consecutive runs of `lengths` starts, and the end of the last (len + 1 entries)."""
+    starts = np.zeros(len(lengths) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=starts[1:])
+    return starts
+
+
+def build_and_store(session: Session, capture_id: int, parsed_at: datetime) -> CallsiteTree:
+    """Build the capture's tree from what its parse wrote and keep it for this parse; caller commits."""
+    tree = build(stacks_of(session, capture_id))
+    callsite_store.store(session, capture_id, parsed_at, tree)
+    return tree
+
+
+def _stored_or_built(session: Session, capture: Capture) -> CallsiteTree:
+    """The stored tree, or one built now (a capture parsed before trees were stored, or whose tree
+    could not be stored after its parse), stored in a transaction of its own for the next process."""
+    stored = callsite_store.load(session, capture.id, capture.parsed_at)
+    if stored is not None:
+        return stored
+    if capture.parsed_at is None:
+        return build(stacks_of(session, capture.id))
+    try:
+        with Session(session.get_bind()) as own:
+            tree = build_and_store(own, capture.id, capture.parsed_at)
+            own.commit()
+    except Exception:
+        log.exception("the call-site tree of capture %s was not stored; built for this process", capture.id)
+        return build(stacks_of(session, capture.id))
+    return tree
+
+
+def _version(capture: Capture) -> str:
+    return f"{capture.id}@{capture.parsed_at.isoformat() if capture.parsed_at else '-'}"
+
+
+class CallsiteTrees:
+    """Trees by capture version, and merged trees by the versions they merge; least recently used
+    trees leave first once their arrays pass `CACHE_BYTES`."""
+
+    def __init__(self, max_bytes: int = CACHE_BYTES) -> None:
+        self._max_bytes = max_bytes
+        self._lock = threading.Lock()
+        self._trees: OrderedDict[str, CallsiteTree] = OrderedDict()
+
+    def tree_for(self, session: Session, captures: Sequence[Capture]) -> CallsiteTree:
+        versions = sorted(_version(c) for c in captures)
+        key = ",".join(versions)
+        found = self._get(key)
+        if found is not None:
+            return found
+        parts = []
+        for capture in sorted(captures, key=lambda c: c.id):
+            own = self._get(_version(capture))
+            if own is None:
+                own = _stored_or_built(session, capture)
+                self._put(_version(capture), own)
+            parts.append(own)
+        tree = merge(parts)
+        if len(parts) > 1:
+            self._put(key, tree)
+        return tree
+
+    def forget(self, captures: Sequence[Capture]) -> None:
+        """Drop the trees of these captures (and merges holding them): a view found them stale."""
+        versions = {_version(c) for c in captures}
+        with self._lock:
+            for key in [k for k in self._trees if versions.intersection(k.split(","))]:
+                del self._trees[key]
+
+    def clear(self) -> None:
+        with self._lock:
+            self._trees.clear()
+
+    def _get(self, key: str) -> CallsiteTree | None:
+        with self._lock:
+            found = self._trees.get(key)
+            if found is not None:
+                self._trees.move_to_end(key)
+            return found
+
+    def _put(self, key: str, tree: CallsiteTree) -> None:
+        with self._lock:
+            self._trees[key] = tree
+            total = sum(t.nbytes for t in self._trees.values())
+            while total > self._max_bytes and len(self._trees) > 1:
+                _, dropped = self._trees.popitem(last=False)
+                total -= dropped.nbytes
+
+
+trees = CallsiteTrees()
