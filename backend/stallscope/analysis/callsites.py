@@ -66,6 +66,10 @@ class CallsiteTree:
     """Sorted `stack * len(comms) + comm` of every pair the tree holds."""
     pair_leaf: Int32s
     """The node each pair of `pair_keys` ends at."""
+    whole: dict[str, tuple[Int64s, Int64s]] = field(default_factory=dict)
+    """A capture's own tree: per event, every pair's weight and samples over the whole capture,
+    aligned with `pair_keys` (the view a capture is first opened with needs no query then).
+    Empty for a merged tree."""
     _runs: list[Int64s] = field(default_factory=list, repr=False)
 
     @property
@@ -79,11 +83,27 @@ class CallsiteTree:
     @property
     def nbytes(self) -> int:
         """Memory the arrays hold: what a cache of trees is bounded by."""
-        arrays: list[Int64s | Int32s] = [self.parent, self.key, self.level_starts, self.pair_keys, self.pair_leaf]
+        arrays: list[Int64s | Int32s] = [
+            self.parent,
+            self.key,
+            self.level_starts,
+            self.pair_keys,
+            self.pair_leaf,
+        ]
+        arrays.extend(a for pair in self.whole.values() for a in pair)
         return sum(a.nbytes for a in [*arrays, *self._runs])
 
     def level_of(self, node: int) -> int:
         return int(np.searchsorted(self.level_starts, node, side="right")) - 1
+
+    def pair_comms(self) -> list[str]:
+        """The process name of each pair of `pair_keys`."""
+        comm = (self.pair_keys % max(len(self.comms), 1)).tolist()
+        return [self.comms[i] for i in comm]
+
+    def pair_stacks(self) -> Int64s:
+        """The stack id of each pair of `pair_keys`."""
+        return self.pair_keys // max(len(self.comms), 1)
 
     def leaves(self, comms: Sequence[str], stacks: Int64s) -> Int32s:
         """The leaf node of each (comm, stack) pair; -1 where the tree does not hold the pair."""

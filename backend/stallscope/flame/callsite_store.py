@@ -19,20 +19,29 @@ from stallscope.analysis.callsites import CallsiteTree
 
 log = logging.getLogger(__name__)
 
-FORMAT = 1
+FORMAT = 2
 """Bump when `CallsiteTree`'s arrays change meaning: stored trees of other formats are rebuilt."""
 ARRAYS = ("parent", "key", "level_starts", "pair_keys", "pair_leaf")
 
 
 def to_bytes(tree: CallsiteTree) -> bytes:
     buffer = io.BytesIO()
-    np.savez(buffer, **{name: getattr(tree, name) for name in ARRAYS})
+    arrays = {name: getattr(tree, name) for name in ARRAYS}
+    events = sorted(tree.whole)
+    arrays["whole_events"] = np.array(events, dtype=str)
+    for i, event in enumerate(events):
+        arrays[f"whole_weights_{i}"], arrays[f"whole_samples_{i}"] = tree.whole[event]
+    np.savez(buffer, **arrays)
     return buffer.getvalue()
 
 
 def from_bytes(data: bytes, comms: list[str]) -> CallsiteTree:
     with np.load(io.BytesIO(data), allow_pickle=False) as arrays:
-        return CallsiteTree(**{name: arrays[name] for name in ARRAYS}, comms=tuple(comms))
+        whole = {
+            str(event): (arrays[f"whole_weights_{i}"], arrays[f"whole_samples_{i}"])
+            for i, event in enumerate(arrays["whole_events"].tolist())
+        }
+        return CallsiteTree(**{name: arrays[name] for name in ARRAYS}, comms=tuple(comms), whole=whole)
 
 
 def load(session: Session, capture_id: int, parsed_at: datetime | None) -> CallsiteTree | None:

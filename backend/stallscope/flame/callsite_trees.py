@@ -43,6 +43,13 @@ _FRAMES = """
            string_agg(array_send(frame_ids), ''::bytea ORDER BY id)
     FROM stacks WHERE id = ANY(:ids)
 """
+_WHOLE = """
+    SELECT coalesce(array_agg(event), '{}'), coalesce(array_agg(comm), '{}'),
+           coalesce(array_agg(stack_id), '{}'), coalesce(array_agg(weight), '{}'),
+           coalesce(array_agg(samples), '{}')
+    FROM (SELECT event, comm, stack_id, sum(weight)::bigint AS weight, sum(samples)::bigint AS samples
+          FROM capture_stack_totals WHERE capture_id = :id GROUP BY 1, 2, 3) AS t
+"""
 ARRAY_HEADER = 20
 """Bytes `array_send` writes before a one-dimensional array's elements (ndim, flags, type, size, base)."""
 EMPTY_ARRAY = 12
@@ -92,9 +99,36 @@ def _starts(lengths: np.ndarray) -> np.ndarray:
 
 def build_and_store(session: Session, capture_id: int, parsed_at: datetime) -> CallsiteTree:
     """Build the capture's tree from what its parse wrote and keep it for this parse; caller commits."""
-    tree = build(stacks_of(session, capture_id))
+    tree = build_capture_tree(session, capture_id)
     callsite_store.store(session, capture_id, parsed_at, tree)
     return tree
+
+
+def build_capture_tree(session: Session, capture_id: int) -> CallsiteTree:
+    """The capture's tree, with its whole-capture weights per event (`CallsiteTree.whole`)."""
+    tree = build(stacks_of(session, capture_id))
+    events, comms, stacks, weights, samples = session.execute(text(_WHOLE), {"id": capture_id}).one()
+    leaves_at = _pair_positions(tree, list(comms), np.array(stacks, dtype=np.int64))
+    weight_array, sample_array = np.array(weights, dtype=np.int64), np.array(samples, dtype=np.int64)
+    event_array = np.array(events, dtype=object)
+    for event in sorted(set(events)):
+        chosen = event_array == event
+        per_pair = (
+            np.zeros(len(tree.pair_keys), dtype=np.int64),
+            np.zeros(len(tree.pair_keys), dtype=np.int64),
+        )
+        np.add.at(per_pair[0], leaves_at[chosen], weight_array[chosen])
+        np.add.at(per_pair[1], leaves_at[chosen], sample_array[chosen])
+        tree.whole[event] = per_pair
+    return tree
+
+
+def _pair_positions(tree: CallsiteTree, comms: list[str], stacks: np.ndarray) -> np.ndarray:
+    """Where each (comm, stack) pair sits in `tree.pair_keys` (every pair is there: the tree was
+    built from the same rows)."""
+    index = {name: i for i, name in enumerate(tree.comms)}
+    comm = np.fromiter((index[c] for c in comms), dtype=np.int64, count=len(comms))
+    return np.searchsorted(tree.pair_keys, stacks * len(tree.comms) + comm)
 
 
 def _stored_or_built(session: Session, capture: Capture) -> CallsiteTree:
@@ -104,14 +138,14 @@ def _stored_or_built(session: Session, capture: Capture) -> CallsiteTree:
     if stored is not None:
         return stored
     if capture.parsed_at is None:
-        return build(stacks_of(session, capture.id))
+        return build_capture_tree(session, capture.id)
     try:
         with Session(session.get_bind()) as own:
             tree = build_and_store(own, capture.id, capture.parsed_at)
             own.commit()
     except Exception:
         log.exception("the call-site tree of capture %s was not stored; built for this process", capture.id)
-        return build(stacks_of(session, capture.id))
+        return build_capture_tree(session, capture.id)
     return tree
 
 
@@ -145,6 +179,27 @@ class CallsiteTrees:
         if len(parts) > 1:
             self._put(key, tree)
         return tree
+
+    def whole_weights(
+        self, session: Session, captures: Sequence[Capture], event: str
+    ) -> tuple[CallsiteTree, np.ndarray, np.ndarray, np.ndarray]:
+        """The captures' tree and, for every pair of theirs, its leaf, weight and samples for `event`
+        over the whole captures: what `capture_stack_totals` would answer, without asking it."""
+        tree = self.tree_for(session, captures)
+        leaves, weights, samples = [], [], []
+        for capture in captures:
+            own = self._get(_version(capture)) or self.tree_for(session, [capture])
+            per_pair = own.whole.get(event)
+            if per_pair is None:
+                continue
+            # A merged tree finds the capture's pairs by name and stack; its own tree has them in order.
+            leaves.append(own.pair_leaf if tree is own else tree.leaves(own.pair_comms(), own.pair_stacks()))
+            weights.append(per_pair[0])
+            samples.append(per_pair[1])
+        if not leaves:
+            empty = np.zeros(0, dtype=np.int64)
+            return tree, empty.astype(np.int32), empty, empty
+        return tree, np.concatenate(leaves), np.concatenate(weights), np.concatenate(samples)
 
     def forget(self, captures: Sequence[Capture]) -> None:
         """Drop the trees of these captures (and merges holding them): a view found them stale."""

@@ -83,8 +83,13 @@ def weighed_view(session: Session, flt: SampleFilter, captures: list[Capture]) -
         if cached is not None:
             _weighed_cache.move_to_end(key)
             return cached
-    rows = stack_weight_arrays(repository.stack_weight_columns(session, flt))
-    weighed = weigh_rows(session, captures, rows)
+    if _reads_whole_captures(flt):
+        assert flt.event is not None
+        tree, leaves, weights, samples = callsite_trees.trees.whole_weights(session, captures, flt.event)
+        weighed = weigh(tree, leaves, weights, samples)
+    else:
+        rows = stack_weight_arrays(repository.stack_weight_columns(session, flt))
+        weighed = weigh_rows(session, captures, rows)
     with _weighed_lock:
         _weighed_cache[key] = weighed
         total = sum(w.columns.nbytes for w in _weighed_cache.values())
@@ -92,6 +97,19 @@ def weighed_view(session: Session, flt: SampleFilter, captures: list[Capture]) -
             _, dropped = _weighed_cache.popitem(last=False)
             total -= dropped.columns.nbytes
     return weighed
+
+
+def _reads_whole_captures(flt: SampleFilter) -> bool:
+    """Whether the captures' trees hold the view's weights: one CPU event over whole captures, for
+    every process and thread (what `capture_stack_totals` answers, kept with each tree)."""
+    return (
+        flt.source == "samples"
+        and flt.event is not None
+        and flt.is_whole_capture
+        and flt.pid is None
+        and flt.tid is None
+        and flt.comm is None
+    )
 
 
 def weigh_rows(session: Session, captures: list[Capture], rows: StackWeightArrays) -> WeighedTree:
