@@ -81,19 +81,32 @@ class FunctionIndex:
 
     @staticmethod
     def of(tree: CallsiteTree) -> FunctionIndex:
+        """One sort groups the frame nodes by function, in depth-first order within a function.
+
+        A node's subtree is the depth-first range [pre, end); a node is not its stack's outermost
+        call of its function when an earlier node of that function (in that order) has a range still
+        open at it, which in that order is one running maximum of `end`.
+        """
         frames_start = int(tree.level_starts[min(PROCESS_LEVEL + 1, tree.levels)])
         names, inverse = np.unique(tree.key[frames_start:].astype(np.int64), return_inverse=True)
-        self_order = np.argsort(inverse, kind="stable")
-        outermost = np.flatnonzero(_outermost_calls(tree)[frames_start:])
-        total_order = outermost[np.argsort(inverse[outermost], kind="stable")]
+        pre, end = _preorder(tree)
+        span = tree.node_count + 1  # ranges lie within [0, node_count]: groups never overlap below
+        order = np.argsort(inverse * span + pre[frames_start:])
+        groups = inverse[order]
+        if not len(groups):  # no frames at all: only processes, or nothing
+            empty = np.zeros(0, dtype=np.int64)
+            return FunctionIndex(frames_start, names, empty, empty, empty, empty, empty)
+        reach = np.maximum.accumulate(groups * span + end[frames_start:][order])
+        nested = np.concatenate(([False], reach[:-1] > groups[1:] * span + pre[frames_start:][order][1:]))
+        outermost = ~nested
         return FunctionIndex(
             frames_start=frames_start,
             names=names,
-            self_order=self_order,
-            self_starts=_group_starts(inverse[self_order]),
-            total_order=total_order,
-            total_starts=_group_starts(inverse[total_order]),
-            total_names=np.unique(inverse[total_order]),
+            self_order=order,
+            self_starts=_group_starts(groups),
+            total_order=order[outermost],
+            total_starts=_group_starts(groups[outermost]),
+            total_names=np.unique(groups[outermost]),
         )
 
     def sums(self, values: Int64s, order: Int64s, starts: Int64s) -> Int64s:
@@ -125,29 +138,6 @@ def frame_ids(tree: CallsiteTree) -> list[int]:
     return [int(f) for f in np.unique(below).tolist()]
 
 
-def _outermost_calls(tree: CallsiteTree) -> NDArray[np.bool_]:
-    """See `NamedTree.first_of_name`. Numbered in depth-first order, a node's subtree is the range
-    [pre, end); a node repeats a name when an earlier node of that name (in that order) has a range
-    still open at it. Sorting frames by (name, pre) makes that one running maximum of `end`."""
-    count = tree.node_count
-    first = np.ones(count, dtype=bool)
-    if tree.levels <= PROCESS_LEVEL + 1:
-        return first
-    pre, end = _preorder(tree)
-    frames_start = int(tree.level_starts[PROCESS_LEVEL + 1])
-    keys = tree.key[frames_start:].astype(np.int64)
-    starts, ends = pre[frames_start:], end[frames_start:]
-    order = np.lexsort((starts, keys))
-    sorted_keys = keys[order]
-    group = np.concatenate(([0], np.cumsum(sorted_keys[1:] != sorted_keys[:-1])))
-    span = count + 1  # ranges are within [0, count]: one group's values never reach the next's
-    reach = np.maximum.accumulate(group * span + ends[order])
-    opened_before = np.concatenate(([-1], reach[:-1]))
-    nested = opened_before > group * span + starts[order]
-    first[frames_start + order[nested]] = False
-    return first
-
-
 def _preorder(tree: CallsiteTree) -> tuple[Int64s, Int64s]:
     """Each node's depth-first (preorder) number and the end of its subtree's range, a level at a
     time: a child comes right after its parent and the subtrees of its earlier siblings."""
@@ -174,7 +164,45 @@ class WeighedDiff:
     b: WeighedTree
     normalize: Normalize
     scale: float
-    functions: list[FunctionDelta]
+    function_frames: Int64s
+    """Every function on some stack of either side (weightless ones too), as its frame id."""
+    function_weights: Int64s
+    """Per function: self A, self B, total A, total B."""
+
+    def top_functions(self, top: int, lookup: FrameLookup) -> list[FunctionDelta]:
+        """The `top` functions by total change and the `top` by self change (as `top_functions`
+        ranks them), largest total change first. Ranked on arrays; only candidates are named,
+        every function tied with the last one kept included, so the name tie-break stays exact."""
+        table = self.function_weights.astype(np.float64)
+        scale = self.scale
+        chosen = np.zeros(len(table), dtype=bool)
+        for a, b in ((0, 1), (2, 3)):
+            change = np.abs(table[:, b] - table[:, a] * scale)
+            chosen |= _at_least_kth(change, top)
+        picked = np.flatnonzero(chosen)
+        frames = lookup(self.function_frames[picked].tolist())
+        rows = self.function_weights[picked].tolist()
+        deltas = [
+            FunctionDelta(frames[frame].name, self_a, self_b, total_a, total_b, scale)
+            for frame, (self_a, self_b, total_a, total_b) in zip(
+                self.function_frames[picked].tolist(), rows, strict=True
+            )
+        ]
+        by_total = top_functions(deltas, top, "total")
+        named = {f.name for f in by_total}
+        by_self = [f for f in top_functions(deltas, top, "self") if f.name not in named]
+        return top_functions(by_total + by_self, len(by_total) + len(by_self), "total")
+
+
+def _at_least_kth(values: NDArray[np.float64], k: int) -> NDArray[np.bool_]:
+    """The `k` largest values, and every value equal to the smallest of them."""
+    if k <= 0:
+        return np.zeros(len(values), dtype=bool)
+    if len(values) <= k:
+        return np.ones(len(values), dtype=bool)
+    kth = np.partition(values, len(values) - k)[len(values) - k]
+    chosen: NDArray[np.bool_] = values >= kth
+    return chosen
 
 
 def weigh_sides(
@@ -184,20 +212,18 @@ def weigh_sides(
     leaves_b: Int32s,
     weights_b: tuple[Int64s, Int64s],
     normalize: Normalize,
-    lookup: FrameLookup,
 ) -> WeighedDiff:
-    """Weigh A and B (each `(weights, samples)` per leaf) and tabulate every function's change."""
+    """Weigh A and B (each `(weights, samples)` per leaf) and tabulate every function's weights."""
     a = weigh(named.tree, leaves_a, *weights_a)
     b = weigh(named.tree, leaves_b, *weights_b)
     scale = scale_for(int(a.value[ROOT]), int(b.value[ROOT]), normalize)
-    functions = _function_table(named, a, b, scale, lookup)
-    return WeighedDiff(named, a, b, normalize, scale, functions)
+    frames, weights = _function_table(named, a, b)
+    return WeighedDiff(named, a, b, normalize, scale, frames, weights)
 
 
-def _function_table(
-    named: NamedTree, a: WeighedTree, b: WeighedTree, scale: float, lookup: FrameLookup
-) -> list[FunctionDelta]:
-    """Per function name, largest total change first (self: where stacks end; total: outermost calls)."""
+def _function_table(named: NamedTree, a: WeighedTree, b: WeighedTree) -> tuple[Int64s, Int64s]:
+    """Per function on some stack of either side: its frame id, and its self A, self B, total A
+    and total B (self: where stacks end; total: outermost calls, so recursion counts once)."""
     index = named.functions()
     count = len(index.names)
     table = np.zeros((count, 4), dtype=np.int64)
@@ -209,16 +235,8 @@ def _function_table(
         totals = index.sums(weighed.columns[:, VALUE], index.total_order, index.total_starts)
         table[index.total_names, 2 + column] = totals
     present = (a.samples > 0) | (b.samples > 0)
-    seen = index.sums(present.astype(np.int64), index.self_order, index.self_starts) > 0
-    chosen = np.flatnonzero(seen)  # functions on some stack of either side, weightless ones too
-    representatives = index.names[chosen].tolist()
-    frames = lookup(representatives)
-    rows = table[chosen].tolist()
-    deltas = [
-        FunctionDelta(frames[frame].name, self_a, self_b, total_a, total_b, scale)
-        for frame, (self_a, self_b, total_a, total_b) in zip(representatives, rows, strict=True)
-    ]
-    return top_functions(deltas, len(deltas), "total")
+    seen = np.flatnonzero(index.sums(present.astype(np.int64), index.self_order, index.self_starts) > 0)
+    return index.names[seen], table[seen]
 
 
 def find(diff: WeighedDiff, path: Sequence[str], lookup: FrameLookup) -> int | None:
@@ -244,16 +262,23 @@ def find(diff: WeighedDiff, path: Sequence[str], lookup: FrameLookup) -> int | N
 
 
 def result(
-    diff: WeighedDiff, top: int, max_nodes: int, max_depth: int | None, lookup: FrameLookup
+    diff: WeighedDiff,
+    top: int,
+    max_nodes: int,
+    max_depth: int | None,
+    lookup: FrameLookup,
+    top_count: int = 50,
 ) -> DiffResult:
-    """The diff below `top`, pruned to `max_nodes` nodes at most `max_depth` levels deep."""
+    """The diff below `top`, pruned to `max_nodes` nodes at most `max_depth` levels deep, with the
+    `top_count` functions that changed most by total and by self (`DiffResult.function_count`
+    counts them all)."""
     limit = None if max_depth is None else max(max_depth, 1)
     with gc_paused():
-        return _result(diff, top, max(max_nodes, 1), limit, lookup)
+        return _result(diff, top, max(max_nodes, 1), limit, lookup, top_count)
 
 
 def _result(
-    diff: WeighedDiff, top: int, max_nodes: int, limit: int | None, lookup: FrameLookup
+    diff: WeighedDiff, top: int, max_nodes: int, limit: int | None, lookup: FrameLookup, top_count: int
 ) -> DiffResult:
     tree, scale = diff.named.tree, diff.scale
     ca, cb = diff.a.columns, diff.b.columns
@@ -281,26 +306,8 @@ def _result(
     other = ~at_limit & (other_ab != 0).any(axis=1)
     total_a, total_b = int(ca[ROOT, VALUE]), int(cb[ROOT, VALUE])
     per_a, per_b = 1 / (total_a or 1), 1 / (total_b or 1)
-    node = _node_maker(scale, per_a, per_b)
     labels = _labels(tree, kept, levels, lookup)
-    xs, ys = rows_a[:, VALUE], rows_b[:, VALUE]
-    deltas = (ys - xs).tolist() if scale == 1.0 else np.round(ys - xs * scale, DIGITS).tolist()
-    shares = np.round(ys * per_b - xs * per_a, SHARE_DIGITS).tolist()
-    outs = [
-        {
-            "name": name,
-            "kind": kind,
-            "value": y,
-            "a": x,
-            "b": y,
-            "delta": delta,
-            "share_delta": share,
-            "children": [],
-        }
-        for (name, kind), x, y, delta, share in zip(
-            labels, xs.tolist(), ys.tolist(), deltas, shares, strict=True
-        )
-    ]
+    outs = _nodes(labels, rows_a[:, VALUE], rows_b[:, VALUE], scale, per_a, per_b)
     for out, parent in zip(outs[1:], above[1:].tolist(), strict=True):
         outs[parent]["children"].append(out)
     by_label = itemgetter("name")
@@ -308,15 +315,29 @@ def _result(
         if len(out["children"]) > 1:
             out["children"].sort(key=by_label)
     deeper_at = np.flatnonzero(deeper)
-    for i, (x, y), folded in zip(
-        deeper_at.tolist(), below[deeper_at].tolist(), size[kept[deeper_at]].tolist(), strict=True
-    ):
-        marker = node(DEEPER_NAME, "deeper", x, y)
-        marker["folded_frames"] = folded - 1
+    folded = (size[kept[deeper_at]] - 1).tolist()
+    markers = _nodes(
+        [(DEEPER_NAME, "deeper")] * len(deeper_at),
+        below[deeper_at, 0],
+        below[deeper_at, 1],
+        scale,
+        per_a,
+        per_b,
+    )
+    for i, marker, frames in zip(deeper_at.tolist(), markers, folded, strict=True):
+        marker["folded_frames"] = frames
         outs[i]["children"].append(marker)
     other_at = np.flatnonzero(other)
-    for i, (x, y) in zip(other_at.tolist(), other_ab[other_at].tolist(), strict=True):
-        outs[i]["children"].append(node(OTHER_NAME, "other", x, y))
+    others = _nodes(
+        [(OTHER_NAME, "other")] * len(other_at),
+        other_ab[other_at, 0],
+        other_ab[other_at, 1],
+        scale,
+        per_a,
+        per_b,
+    )
+    for i, marker in zip(other_at.tolist(), others, strict=True):
+        outs[i]["children"].append(marker)
     truncated, heights = folding_marks(above, depths, deeper | other)
     for i in np.flatnonzero(truncated).tolist():
         outs[i]["truncated"] = True
@@ -329,7 +350,8 @@ def _result(
         samples_b=int(cb[ROOT, SAMPLES]),
         normalize=diff.normalize,
         scale=scale,
-        functions=diff.functions,
+        functions=diff.top_functions(top_count, lookup),
+        function_count=len(diff.function_frames),
         node_count=len(kept),
         pruned_nodes=max(int(size[top]), 1) - len(kept),  # `top` is sent even when empty
         prune_threshold=largest_left_out / largest if largest else 0.0,
@@ -362,20 +384,27 @@ def _labels(tree: CallsiteTree, kept: Int64s, levels: Int64s, lookup: FrameLooku
     return labels
 
 
-def _node_maker(scale: float, per_a: float, per_b: float) -> Any:
-    """The "(other)" and "(deeper)" children's dicts; the kept nodes' are made in bulk the same way."""
-    whole = scale == 1.0
+def _nodes(
+    labels: Sequence[tuple[str, str]], xs: Int64s, ys: Int64s, scale: float, per_a: float, per_b: float
+) -> list[dict[str, Any]]:
+    """Diff nodes (B's weight as `value`), their deltas and share deltas computed on arrays.
 
-    def node(name: str, kind: str, x: int, y: int) -> dict[str, Any]:
-        return {
+    A delta is exact while nothing is scaled, else rounded to `DIGITS` places; a share delta to
+    `SHARE_DIGITS` places (numpy's rounding: it may differ from `round` in the last place)."""
+    deltas = (ys - xs).tolist() if scale == 1.0 else np.round(ys - xs * scale, DIGITS).tolist()
+    shares = np.round(ys * per_b - xs * per_a, SHARE_DIGITS).tolist()
+    return [
+        {
             "name": name,
             "kind": kind,
             "value": y,
             "a": x,
             "b": y,
-            "delta": y - x if whole else round(y - x * scale, DIGITS),
-            "share_delta": round(y * per_b - x * per_a, SHARE_DIGITS),
+            "delta": delta,
+            "share_delta": share,
             "children": [],
         }
-
-    return node
+        for (name, kind), x, y, delta, share in zip(
+            labels, xs.tolist(), ys.tolist(), deltas, shares, strict=True
+        )
+    ]

@@ -117,6 +117,8 @@ class DiffResult:
     """Levels below `root` in the answer, folded children included."""
     tall: frozenset[int] | None = None
     """As `analysis.flame.PrunedTree.tall`: the nodes the JSON writer must write in parts."""
+    function_count: int | None = None
+    """Functions in the table when `functions` holds only the most changed (None: all are there)."""
 
 
 def scale_for(total_a: int, total_b: int, normalize: Normalize) -> float:

@@ -22,6 +22,7 @@ from stallscope.flame.schemas import SampleFilter
 from stallscope.flame.stack_rows import StackWeightArrays, stack_weight_arrays
 from stallscope.flame.tree_json import tree_payload_json
 from stallscope.kit.errors import NotFound, Unavailable
+from stallscope.kit.gc import gc_paused
 from stallscope.models import Capture
 
 NAMED_CACHE_SIZE = 2
@@ -123,7 +124,6 @@ def _weighed_diff(
                 leaves_b,
                 _weights(rows_b),
                 normalize,
-                catalog.lookup(session),
             )
         if attempt == 0:
             callsite_trees.trees.forget(captures)
@@ -175,28 +175,34 @@ def diff_json(
     node = callsite_diff.find(weighed, focus, lookup)
     if node is None:
         raise NotFound(f"the frame path {' > '.join(focus)} is in neither side of this diff")
-    result = callsite_diff.result(weighed, node, max_nodes, max_depth, lookup)
-    out = DiffOut(
-        root=result.root,
-        a=SideOut(captures=a.capture_ids, total=result.total_a, samples=result.samples_a),
-        b=SideOut(captures=b.capture_ids, total=result.total_b, samples=result.samples_b),
-        source=a.source,
-        state=a.state,
-        unit=_unit(captures, a.source, event),
-        event=event,
-        events=events,
-        normalize=normalize,
-        scale=result.scale,
-        functions=[FunctionOut.of(f) for f in _functions(result, top)],
-        function_count=len(result.functions),
-        node_count=result.node_count,
-        pruned_nodes=result.pruned_nodes,
-        prune_threshold=result.prune_threshold,
-        focus=focus,
-        max_depth=max_depth,
-        deep_nodes=result.deep_nodes,
-        height=result.height,
-    )
-    body = tree_payload_json(out.model_dump(mode="json", exclude={"root"}), out.root, out.height, result.tall)
+    # Tens of thousands of dicts, gone once encoded: freed before the collector runs again (see
+    # flame/service.py).
+    with gc_paused():
+        result = callsite_diff.result(weighed, node, max_nodes, max_depth, lookup, top)
+        out = DiffOut(
+            root=result.root,
+            a=SideOut(captures=a.capture_ids, total=result.total_a, samples=result.samples_a),
+            b=SideOut(captures=b.capture_ids, total=result.total_b, samples=result.samples_b),
+            source=a.source,
+            state=a.state,
+            unit=_unit(captures, a.source, event),
+            event=event,
+            events=events,
+            normalize=normalize,
+            scale=result.scale,
+            functions=[FunctionOut.of(f) for f in _functions(result, top)],
+            function_count=len(result.functions) if result.function_count is None else result.function_count,
+            node_count=result.node_count,
+            pruned_nodes=result.pruned_nodes,
+            prune_threshold=result.prune_threshold,
+            focus=focus,
+            max_depth=max_depth,
+            deep_nodes=result.deep_nodes,
+            height=result.height,
+        )
+        body = tree_payload_json(
+            out.model_dump(mode="json", exclude={"root"}), out.root, out.height, result.tall
+        )
+        del out, result
     _answers.put(key, body)
     return body

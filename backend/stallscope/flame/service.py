@@ -28,6 +28,7 @@ from stallscope.flame.stack_rows import StackWeightArrays, stack_weight_arrays
 from stallscope.flame.tree_json import tree_payload_json
 from stallscope.ingest.proc_stacks import events as proc_stack_events
 from stallscope.kit.errors import NotFound, Unavailable
+from stallscope.kit.gc import gc_paused
 from stallscope.models import Capture
 
 WEIGHED_CACHE_BYTES = 16 * 1024 * 1024
@@ -142,9 +143,13 @@ def flame_graph_json(
     key = f"{_cache_key(flt, captures)}|{json.dumps(focus)}|{max_nodes}|{max_depth}"
     body = _answers.get(key)
     if body is None:
-        out, tall = _flame_graph(session, captures, flt, events, focus, max_nodes, max_depth)
-        payload = out.model_dump(mode="json", exclude={"root"})
-        body = tree_payload_json(payload, out.root, out.height, tall)
+        # Tens of thousands of dicts, gone once encoded: freed before the collector runs again,
+        # it never walks them (re-enabled with them alive, it would: ~30 ms, see kit/gc.py).
+        with gc_paused():
+            out, tall = _flame_graph(session, captures, flt, events, focus, max_nodes, max_depth)
+            payload = out.model_dump(mode="json", exclude={"root"})
+            body = tree_payload_json(payload, out.root, out.height, tall)
+            del out
         _answers.put(key, body)
     return body
 

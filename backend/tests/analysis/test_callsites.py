@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from stallscope.analysis import callsite_diff
 from stallscope.analysis.callsites import CallsiteTree, Stacks, build, merge
-from stallscope.analysis.diff import diff_tree
+from stallscope.analysis.diff import diff_tree, top_functions
 from stallscope.analysis.flame import FrameInfo, StackWeight, build_flame_tree, find_focus, prune_tree
 from stallscope.analysis.weighed_tree import Namer, find, prune, weigh
 
@@ -170,7 +170,6 @@ def test_diffs_match_the_name_trie(
         leaves_of(named.tree, side_b, stack_ids),
         (weights_b, samples_b),
         "none",
-        lookup,
     )
 
     def stack_weights(side: list[Row], weights: np.ndarray) -> list[StackWeight]:
@@ -178,10 +177,17 @@ def test_diffs_match_the_name_trie(
 
     old_tree = diff_tree(stack_weights(side_a, weights_a), stack_weights(side_b, weights_b), FRAMES, "none")
     old = old_tree.result((), max_nodes, max_depth)
-    new = callsite_diff.result(weighed, 0, max_nodes, max_depth, lookup)
+    new = callsite_diff.result(weighed, 0, max_nodes, max_depth, lookup, top_count=len(FRAMES))
     assert old is not None
     assert canonical(new.root) == canonical(old.root)
     assert [f.as_dict() for f in new.functions] == [f.as_dict() for f in old.functions]
+    assert new.function_count == len(old.functions)
+    # With a small table only candidates are named: the same functions as ranking them all.
+    few = callsite_diff.result(weighed, 0, max_nodes, max_depth, lookup, top_count=2).functions
+    by_total = top_functions(old.functions, 2, "total")
+    by_self = [f for f in top_functions(old.functions, 2, "self") if f.name not in {g.name for g in by_total}]
+    expected = top_functions(by_total + by_self, len(by_total) + len(by_self), "total")
+    assert [f.as_dict() for f in few] == [f.as_dict() for f in expected]
     assert (new.node_count, new.pruned_nodes, new.deep_nodes, new.height, new.prune_threshold) == (
         old.node_count,
         old.pruned_nodes,
