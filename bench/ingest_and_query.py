@@ -127,10 +127,10 @@ def prepare_capture(tmp: Path, build_args: list[str], script: str = __file__) ->
 
 
 def time_queries(capture_id: int) -> dict[str, list[float]]:
+    import process_caches
     from fastapi.testclient import TestClient
     from signed_in import admin_headers
 
-    from stallscope.flame import service as flame_service
     from stallscope.main import create_app
 
     timings: dict[str, list[float]] = {"cold": [], "warm": [], "zoom": [], "folded": []}
@@ -139,7 +139,7 @@ def time_queries(capture_id: int) -> dict[str, list[float]]:
     ) as client:
         params = {"captures": str(capture_id)}
         for _ in range(QUERY_REPEATS):
-            flame_service._tree_cache.clear()
+            process_caches.clear()
             for kind in ("cold", "warm"):
                 start = time.perf_counter()
                 response = client.get("/api/flame", params=params)

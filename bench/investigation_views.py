@@ -11,7 +11,7 @@ shifted times; real stacks up to 127 frames) and a scheduler capture (`offcpu5s.
 off-CPU and on-CPU intervals), all aligned on one wall-clock axis with upload offsets, and parsed by
 the parse job the worker runs. Identical bytes are stored once, as uploads are. A fresh embedded
 PostgreSQL holds it all (plain PostgreSQL), unless `--database-url` names another server, e.g. one
-with TimescaleDB, where the flame graph reads its continuous aggregate; the header says which.
+with TimescaleDB, where wide flame-graph ranges read its per-second rollup; the header says which.
 
 Each view's API request is timed through the real FastAPI app, median of `--repeat` runs with the
 in-process caches cleared (first request after a parse) and kept (the same view again). Baseline,
@@ -161,13 +161,10 @@ def timed(fn: Callable[[], Any], repeat: int, before: Callable[[], None] | None 
 
 
 def clear_caches() -> None:
-    """What a first request after a parse finds: no tree or diff cached in the process."""
-    from stallscope.diff import service as diff_service
-    from stallscope.flame import service as flame_service
+    """What a first request after a parse finds: nothing cached in the process."""
+    import process_caches
 
-    flame_service._tree_cache.clear()
-    diff_service._results.clear()
-    diff_service._trees.clear()
+    process_caches.clear()
 
 
 def measure(state: dict[str, Any], repeat: int) -> list[tuple[str, list[float], str]]:
@@ -224,8 +221,10 @@ def measure(state: dict[str, Any], repeat: int) -> list[tuple[str, list[float], 
         )
         rows.append(("thread states, a 1 s range", timed(one_second, repeat), "< 1 s"))
 
-        heatmap = get("/api/heatmap", captures=cpu, stream="samples")
-        rows.append(("heatmap of the CPU samples", timed(heatmap, repeat), ""))
+        heatmap = get("/api/heatmap", captures=cpu)  # the default view: CPU samples, 50 rows
+        rows.append(("heatmap of the CPU samples (10 ms slices)", timed(heatmap, repeat), "< 500 ms"))
+        raw_heatmap = get("/api/heatmap", captures=cpu, rows=40)  # 25 ms rows: not whole slices
+        rows.append(("heatmap, 40 rows (binned from raw samples)", timed(raw_heatmap, repeat), ""))
 
         def findings_after_last_parse() -> None:
             from stallscope.findings import service as findings_service

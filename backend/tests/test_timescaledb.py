@@ -11,18 +11,15 @@ flame-graph equivalence tests run on both.
 from __future__ import annotations
 
 import subprocess
-import threading
-import time
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
-import psycopg
 import pytest
 import yaml
 from fastapi.testclient import TestClient
 
-from stallscope.db import get_session_factory, libpq_url
+from stallscope.db import get_session_factory
 from stallscope.flame import repository as flame_repository
 from stallscope.flame import service as flame_service
 from stallscope.timeseries import ROLLUP_VIEW
@@ -43,7 +40,6 @@ HAS_TIMESCALEDB = (
 # Without bounds the flame query reads the ingest-time totals; these wide bounds read the rollup on
 # TimescaleDB (whole seconds only, so no raw edges) and raw samples on plain PostgreSQL.
 WIDE_RANGE = {"start": "1970-01-01T00:00:00Z", "end": "2100-01-01T00:00:00Z"}
-ROLLUP_WAIT_S = 60
 MS = 1_000_000
 
 
@@ -94,31 +90,13 @@ def parsed_capture(api: TestClient, data: bytes, filename: str) -> dict[str, Any
     return parsed
 
 
-def upload_until_loaded(api: TestClient, data: bytes, filename: str) -> dict[str, Any]:
-    """Upload, then wait until the samples are committed and only the rollup refresh is left.
-
-    A capture stays `parsing` (at 99%) until its rollup is refreshed, so a refresh blocked by the
-    test never lets it turn `ready`.
-    """
-    incident = make_incident(api)
-    capture = upload_bytes(api, incident["id"], data, filename)
-    deadline = time.monotonic() + ROLLUP_WAIT_S
-    while True:
-        current: dict[str, Any] = api.get(f"/api/captures/{capture['id']}").json()
-        if current["status"] == "parsing" and current["progress"] >= 0.99:
-            return current
-        assert current["status"] in {"queued", "parsing"}, current
-        assert time.monotonic() < deadline, f"capture {capture['id']} never finished loading: {current}"
-        time.sleep(0.05)
-
-
 def reparse(api: TestClient, capture_id: int) -> dict[str, Any]:
     assert api.post(f"/api/captures/{capture_id}/reparse").status_code == 202
     return wait_parsed(api, capture_id)
 
 
 def flame(api: TestClient, capture_id: int, **params: str) -> dict[str, Any]:
-    flame_service._tree_cache.clear()  # read the database every time, not a tree built earlier
+    flame_service.clear_caches()  # read the database every time, not a tree built earlier
     response = api.get("/api/flame", params={"captures": str(capture_id), **params})
     assert response.status_code == 200, response.text
     result: dict[str, Any] = response.json()
@@ -137,7 +115,7 @@ def assert_rollup_matches_raw(api: TestClient, capture_id: int) -> dict[str, dic
 
 
 def rollup_rows(db: Conn, capture_id: int) -> tuple[int, int]:
-    """(samples, cpu-clock weight) the continuous aggregate holds for one capture."""
+    """(samples, cpu-clock weight) the per-second rollup holds for one capture."""
     row = db.execute(
         f"SELECT coalesce(sum(samples), 0)::bigint, "
         f"coalesce(sum(weight) FILTER (WHERE event = 'cpu-clock'), 0)::bigint "
@@ -154,54 +132,15 @@ def raw_rows(db: Conn, capture_id: int) -> int:
     return int(row[0])
 
 
-def wait_rollup(db: Conn, capture_id: int, expected: tuple[int, int]) -> None:
-    """The refresh runs right after the parse commits; give it a moment."""
-    deadline = time.monotonic() + ROLLUP_WAIT_S
-    while rollup_rows(db, capture_id) != expected:
-        if time.monotonic() > deadline:
-            got = rollup_rows(db, capture_id)
-            raise AssertionError(f"rollup of capture {capture_id}: {got} != {expected}")
-        time.sleep(0.2)
-
-
-def materialization_table(db: Conn) -> str:
-    row = db.execute(
-        "SELECT format('%%I.%%I', materialization_hypertable_schema, materialization_hypertable_name) "
-        "FROM timescaledb_information.continuous_aggregates WHERE view_name = %s",
-        (ROLLUP_VIEW,),
-    ).fetchone()
-    assert row is not None
-    return str(row[0])
-
-
-def wait_for_lock_waiter(db: Conn, table: str) -> None:
-    """Until some session waits for a lock on `table` (a refresh behind the test's SHARE lock)."""
-    deadline = time.monotonic() + ROLLUP_WAIT_S
-    while not db.execute(
-        "SELECT 1 FROM pg_locks WHERE relation = %s::regclass AND NOT granted", (table,)
-    ).fetchone():
-        assert time.monotonic() < deadline, f"nothing waits for a lock on {table}"
-        time.sleep(0.05)
-
-
-def refresh_policy_job(db: Conn) -> int:
-    row = db.execute(
-        "SELECT job_id FROM timescaledb_information.jobs "
-        "WHERE proc_name = 'policy_refresh_continuous_aggregate' AND hypertable_name = %s",
-        (ROLLUP_VIEW,),
-    ).fetchone()
-    assert row is not None
-    return int(row[0])
-
-
-def run_refresh_policy(db: Conn) -> None:
-    db.execute("CALL run_job(%s)", (refresh_policy_job(db),))
+def assert_rollup(db: Conn, capture_id: int, expected: tuple[int, int]) -> None:
+    """The rollup is written in the parse's transaction: once a capture is parsed, it is there."""
+    assert rollup_rows(db, capture_id) == expected
 
 
 # --- TimescaleDB only ------------------------------------------------------------------------------
 
 
-def test_samples_is_a_compressed_hypertable_with_a_per_second_rollup(
+def test_samples_is_a_compressed_hypertable_with_a_per_capture_rollup_and_no_unused_index(
     api: TestClient, worker: subprocess.Popen[bytes], db: Conn, require_timescaledb: None
 ) -> None:
     hypertables = db.execute(
@@ -215,16 +154,28 @@ def test_samples_is_a_compressed_hypertable_with_a_per_second_rollup(
     ).fetchall()
     assert [name for name, segment, _ in settings if segment is not None] == ["capture_id"]
     assert [name for name, _, order in settings if order is not None] == ["ts"]
-    views = db.execute(
-        "SELECT view_name FROM timescaledb_information.continuous_aggregates "
-        "WHERE hypertable_name = 'samples'"
+    # The rollup is a table each parse writes, not a continuous aggregate refreshed by time window.
+    assert db.execute("SELECT view_name FROM timescaledb_information.continuous_aggregates").fetchall() == []
+    jobs = db.execute(
+        "SELECT proc_name FROM timescaledb_information.jobs WHERE hypertable_name = %s", (ROLLUP_VIEW,)
+    )
+    assert jobs.fetchall() == []
+    # Every query filters by capture first: no (ts DESC) index from create_hypertable.
+    indexes = db.execute(
+        "SELECT tablename, indexname FROM pg_indexes WHERE schemaname = 'public' AND tablename = ANY(%s) "
+        "ORDER BY 1, 2",
+        (["samples", "events", "metrics", ROLLUP_VIEW],),
     ).fetchall()
-    assert views == [(ROLLUP_VIEW,)]
+    assert indexes == [
+        ("events", "ix_events_capture_ts"),
+        ("metrics", "ix_metrics_capture_ts"),
+        (ROLLUP_VIEW, f"ix_{ROLLUP_VIEW}_capture_bucket"),
+        ("samples", "ix_samples_capture_ts"),
+    ]
 
     parsed = parsed_capture(api, perf_capture("rollup"), "rollup.txt")
-    # Full-range flame graphs read the rollup once it accounts for every sample the capture counts.
     assert parsed["sample_count"] == SAMPLES
-    wait_rollup(db, parsed["id"], (SAMPLES, CPU_TOTAL))
+    assert_rollup(db, parsed["id"], (SAMPLES, CPU_TOTAL))
     buckets = db.execute(
         f"SELECT DISTINCT bucket FROM {ROLLUP_VIEW} WHERE capture_id = %s ORDER BY 1", (parsed["id"],)
     ).fetchall()
@@ -235,20 +186,19 @@ def test_samples_is_a_compressed_hypertable_with_a_per_second_rollup(
     ]
 
 
-def test_reparse_keeps_the_rollup_exact(
+def test_reparse_keeps_the_rollup_exact_and_its_neighbours_untouched(
     api: TestClient, worker: subprocess.Popen[bytes], db: Conn, require_timescaledb: None
 ) -> None:
+    """Two captures share the same seconds (perf's boot-relative times pile up in 1970); each parse
+    rebuilds its own capture's rollup only."""
     parsed = parsed_capture(api, perf_capture("reparse"), "reparse.txt")
-    wait_rollup(db, parsed["id"], (SAMPLES, CPU_TOTAL))
+    neighbour = parsed_capture(api, perf_capture("neighbour"), "neighbour.txt")
     before = assert_rollup_matches_raw(api, parsed["id"])
-    for run_policy in (False, True):
-        if run_policy:
-            # Once the hourly policy has run, the aggregate is materialised up to now(), so the
-            # re-parse's 1970 delete and load are logged as invalidations instead.
-            run_refresh_policy(db)
+    for _ in range(2):
         assert reparse(api, parsed["id"])["status"] == "ready"
         assert raw_rows(db, parsed["id"]) == SAMPLES
-        wait_rollup(db, parsed["id"], (SAMPLES, CPU_TOTAL))
+        assert_rollup(db, parsed["id"], (SAMPLES, CPU_TOTAL))
+        assert_rollup(db, neighbour["id"], (SAMPLES, CPU_TOTAL))
         assert assert_rollup_matches_raw(api, parsed["id"]) == before
 
 
@@ -256,7 +206,7 @@ def test_reparse_of_a_compressed_capture_keeps_the_rollup_exact(
     api: TestClient, worker: subprocess.Popen[bytes], db: Conn, require_timescaledb: None
 ) -> None:
     parsed = parsed_capture(api, perf_capture("compressed"), "compressed.txt")
-    wait_rollup(db, parsed["id"], (SAMPLES, CPU_TOTAL))
+    assert_rollup(db, parsed["id"], (SAMPLES, CPU_TOTAL))
     before = assert_rollup_matches_raw(api, parsed["id"])
     # Perf's boot-relative times sit in 1970: the 7-day policy would compress them on its next run.
     db.execute("SELECT compress_chunk(c, if_not_compressed => true) FROM show_chunks('samples') c")
@@ -273,7 +223,7 @@ def test_reparse_of_a_compressed_capture_keeps_the_rollup_exact(
 
     assert reparse(api, parsed["id"])["status"] == "ready"
     assert raw_rows(db, parsed["id"]) == SAMPLES
-    wait_rollup(db, parsed["id"], (SAMPLES, CPU_TOTAL))
+    assert_rollup(db, parsed["id"], (SAMPLES, CPU_TOTAL))
     assert assert_rollup_matches_raw(api, parsed["id"]) == before
 
 
@@ -287,10 +237,10 @@ def test_flame_graphs_read_the_rollup_only_once_the_latest_parse_is_in_it(
     api: TestClient, worker: subprocess.Popen[bytes], db: Conn, database_url: str, require_timescaledb: None
 ) -> None:
     parsed = parsed_capture(api, perf_capture("marked"), "marked.txt")
-    wait_rollup(db, parsed["id"], (SAMPLES, CPU_TOTAL))
+    assert_rollup(db, parsed["id"], (SAMPLES, CPU_TOTAL))
     assert rollup_marked(database_url, parsed["id"])
 
-    # A newer parse committed whose refresh has not run yet: the mark names the previous one.
+    # A parse newer than the one the rollup was built from: the mark names the previous one.
     newer = "UPDATE captures SET parsed_at = parsed_at + interval '1 second' WHERE id = %s"
     db.execute(newer, (parsed["id"],))
     assert not rollup_marked(database_url, parsed["id"])
@@ -302,60 +252,6 @@ def test_flame_graphs_read_the_rollup_only_once_the_latest_parse_is_in_it(
     assert assert_rollup_matches_raw(api, parsed["id"]) == graphs
 
 
-def test_a_capture_is_ready_only_once_its_rollup_is_refreshed(
-    api: TestClient, worker: subprocess.Popen[bytes], db: Conn, database_url: str, require_timescaledb: None
-) -> None:
-    """Samples commit first and the rollup refresh runs after; `ready` waits for both."""
-    with psycopg.connect(libpq_url(database_url)) as blocker:
-        # Readers pass a SHARE lock; the refresh's writes wait for it, so the refresh cannot finish.
-        blocker.execute(f"LOCK TABLE {materialization_table(db)} IN SHARE MODE")
-        try:
-            loaded = upload_until_loaded(api, perf_capture("early"), "early.txt")
-            time.sleep(1)
-            assert api.get(f"/api/captures/{loaded['id']}").json()["status"] == "parsing"
-            assert rollup_rows(db, loaded["id"]) == (0, 0)
-            # Asked for anyway (the API does not refuse), the graph reads what is complete.
-            graphs = assert_rollup_matches_raw(api, loaded["id"])
-            assert graphs["cpu-clock"]["total"] == CPU_TOTAL
-        finally:
-            blocker.rollback()
-    assert wait_parsed(api, loaded["id"])["status"] == "ready"
-    assert rollup_rows(db, loaded["id"]) == (SAMPLES, CPU_TOTAL)
-    assert assert_rollup_matches_raw(api, loaded["id"]) == graphs
-
-
-def test_a_parse_during_the_refresh_policy_still_refreshes_its_rollup(
-    api: TestClient, worker: subprocess.Popen[bytes], db: Conn, database_url: str, require_timescaledb: None
-) -> None:
-    """TimescaleDB refuses at once a refresh whose window overlaps one in progress, such as the policy's."""
-    errors: list[BaseException] = []
-
-    def run_policy() -> None:
-        try:
-            with psycopg.connect(libpq_url(database_url), autocommit=True) as conn:
-                run_refresh_policy(conn)
-        except BaseException as exc:  # reported by the test thread
-            errors.append(exc)
-
-    table = materialization_table(db)
-    with psycopg.connect(libpq_url(database_url)) as blocker:
-        blocker.execute(f"LOCK TABLE {table} IN SHARE MODE")
-        policy = threading.Thread(target=run_policy)
-        try:
-            policy.start()
-            wait_for_lock_waiter(db, table)  # the policy registered its window, then met the lock
-            loaded = upload_until_loaded(api, perf_capture("during-policy"), "during-policy.txt")
-            time.sleep(1)  # the parse's own refresh meets the policy's window
-            assert rollup_rows(db, loaded["id"]) == (0, 0)
-        finally:
-            blocker.rollback()
-            policy.join(ROLLUP_WAIT_S)
-    assert not errors
-    assert wait_parsed(api, loaded["id"])["status"] == "ready"
-    wait_rollup(db, loaded["id"], (SAMPLES, CPU_TOTAL))
-    assert_rollup_matches_raw(api, loaded["id"])
-
-
 # --- both back ends ---------------------------------------------------------------------------------
 
 
@@ -364,7 +260,7 @@ def test_full_range_flame_equals_an_explicit_wide_range(
 ) -> None:
     parsed = parsed_capture(api, perf_capture("equal"), "equal.txt")
     if timescaledb:
-        wait_rollup(db, parsed["id"], (SAMPLES, CPU_TOTAL))
+        assert_rollup(db, parsed["id"], (SAMPLES, CPU_TOTAL))
     graphs = assert_rollup_matches_raw(api, parsed["id"])
     assert graphs["cpu-clock"]["total"] == CPU_TOTAL
     assert graphs["cpu-clock"]["total_samples"] == 7
@@ -383,7 +279,7 @@ def test_full_range_flame_of_a_capture_without_timestamps(
     parsed = parsed_capture(api, perf_capture("untimed", timed=False), "untimed.txt")
     assert parsed["time_start"] is None
     if timescaledb:
-        wait_rollup(db, parsed["id"], (SAMPLES, CPU_TOTAL))
+        assert_rollup(db, parsed["id"], (SAMPLES, CPU_TOTAL))
     graphs = assert_rollup_matches_raw(api, parsed["id"])
     assert graphs["cpu-clock"]["total"] == CPU_TOTAL
 
@@ -394,7 +290,7 @@ def test_a_failed_reparse_empties_the_full_range_flame(
     """A re-parse that fails deletes the capture's samples; the rollup must not keep showing them."""
     parsed = parsed_capture(api, perf_capture("vanishing"), "vanishing.txt")
     if timescaledb:
-        wait_rollup(db, parsed["id"], (SAMPLES, CPU_TOTAL))
+        assert_rollup(db, parsed["id"], (SAMPLES, CPU_TOTAL))
     row = db.execute("SELECT blob_path FROM captures WHERE id = %s", (parsed["id"],)).fetchone()
     assert row is not None
     Path(row[0]).unlink()  # this capture's bytes are unique, so no other capture shares the blob
@@ -402,7 +298,7 @@ def test_a_failed_reparse_empties_the_full_range_flame(
     assert again["status"] == "failed", again
     assert raw_rows(db, parsed["id"]) == 0
     if timescaledb:
-        wait_rollup(db, parsed["id"], (0, 0))
+        assert_rollup(db, parsed["id"], (0, 0))
     full = flame(api, parsed["id"], event="cpu-clock")
     assert full == flame(api, parsed["id"], event="cpu-clock", **WIDE_RANGE)
     assert full["total"] == 0
@@ -418,7 +314,7 @@ def test_a_wide_range_counts_whole_seconds_and_partial_edges_once(
     ).encode()
     parsed = parsed_capture(api, data, "edges.txt")
     if timescaledb:
-        wait_rollup(db, parsed["id"], (len(times), len(times) * 1_000_000))
+        assert_rollup(db, parsed["id"], (len(times), len(times) * 1_000_000))
     result = flame(api, parsed["id"], start="1970-01-01T00:01:40.5Z", end="1970-01-01T00:01:51.5Z")
     main = result["root"]["children"][0]["children"][0]
     assert sorted(c["name"] for c in main["children"]) == ["at_1007", "at_1050", "at_1109", "at_1113"]

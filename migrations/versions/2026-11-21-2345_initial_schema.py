@@ -124,7 +124,11 @@ def upgrade() -> None:
 
 def upgrade_timescaledb() -> None:
     op.execute("CREATE EXTENSION IF NOT EXISTS timescaledb")
-    op.execute("SELECT create_hypertable('samples', 'ts', chunk_time_interval => INTERVAL '1 day')")
+    # No default (ts DESC) index: every query filters by capture first (revision 0016).
+    op.execute(
+        "SELECT create_hypertable('samples', 'ts', chunk_time_interval => INTERVAL '1 day', "
+        "create_default_indexes => false)"
+    )
     op.execute("CREATE INDEX ix_samples_capture_ts ON samples (capture_id, ts)")
     op.execute(
         "ALTER TABLE samples SET (timescaledb.compress, "

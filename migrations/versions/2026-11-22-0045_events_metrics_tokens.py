@@ -28,7 +28,11 @@ def timescaledb_installed() -> bool:
 
 def time_partitioned(table: str) -> None:
     if timescaledb_installed():
-        op.execute(f"SELECT create_hypertable('{table}', 'ts', chunk_time_interval => INTERVAL '1 day')")
+        # No default (ts DESC) index: every query filters by capture first (revision 0016).
+        op.execute(
+            f"SELECT create_hypertable('{table}', 'ts', chunk_time_interval => INTERVAL '1 day', "
+            "create_default_indexes => false)"
+        )
         op.execute(f"CREATE INDEX ix_{table}_capture_ts ON {table} (capture_id, ts)")
         op.execute(
             f"ALTER TABLE {table} SET (timescaledb.compress, "

@@ -12,6 +12,7 @@ are whole microseconds, the precision times are stored at, and match the `within
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
@@ -63,14 +64,34 @@ def row_width_us(rows: int) -> int:
     return US_PER_SECOND // rows
 
 
+SLICE_US = 10_000
+"""Samples are also counted per 10 ms slice at parse time (the API's `sample_slices`)."""
+
+
+def rows_fit_slices(row_us: int) -> bool:
+    """Whether every row is a whole number of slices (10, 20, 50, 100 rows: any count dividing 100)."""
+    return row_us % SLICE_US == 0
+
+
+def whole_slices(low_us: int, high_us: int) -> tuple[int, int]:
+    """[first, end) indexes of the slices lying wholly inside [low_us, high_us); none when first >= end.
+
+    What is left of the range, [low_us, first slice) and [end slice, high_us), is under a slice each.
+    """
+    return -(-low_us // SLICE_US), high_us // SLICE_US
+
+
 def column_limit(rows: int, wanted: int) -> int:
     """At most `wanted` columns, and never more than the cell budget allows at `rows`."""
     return max(1, min(wanted, CELL_BUDGET // rows))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Cell:
-    """One aggregated (second, row) cell: how many records, and their summed weight."""
+    """One aggregated (second, row) cell: how many records, and their summed weight.
+
+    Not frozen: a heatmap of a long range makes tens of thousands, and frozen ones take three times
+    as long to make."""
 
     second: int
     row: int
@@ -224,13 +245,16 @@ def build_heatmap(
     values = [[0] * rows for _ in range(plan.columns)]
     counts = [[0] * rows for _ in range(plan.columns)]
     outside = 0
-    for cell in cell_list:
-        column = plan.column_of(cell.second)
-        if column is None or not 0 <= cell.row < rows:
-            outside += cell.count
+    first, seconds, end = plan.first_second, plan.column_seconds, plan.end_second
+    by_count = value == "count"
+    for cell in cell_list:  # plan.column_of, inlined: this loop sees every cell
+        second, row, count = cell.second, cell.row, cell.count
+        if not (first <= second < end and 0 <= row < rows):
+            outside += count
             continue
-        values[column][cell.row] += cell.count if value == "count" else cell.weight
-        counts[column][cell.row] += cell.count
+        column = (second - first) // seconds
+        values[column][row] += count if by_count else cell.weight
+        counts[column][row] += count
     if plan.merged:
         notes.append(
             f"{plan.columns * plan.column_seconds} s do not fit in one column per second: each column "
@@ -252,7 +276,7 @@ def build_heatmap(
         total=sum(sum(col) for col in values),
         total_count=sum(sum(col) for col in counts),
         hot=hot,
-        row_totals=[sum(col[r] for col in values) for r in range(rows)],
+        row_totals=[sum(row) for row in zip(*values, strict=True)] if values else [0] * rows,
         outside=outside,
         notes=notes,
     )
@@ -262,9 +286,9 @@ def hottest_cells(
     values: list[list[int]], counts: list[list[int]], plan: ColumnPlan, row_us: int, top: int
 ) -> list[HotCell]:
     """The `top` cells by value (ties: earlier column, then earlier row); empty cells never count."""
-    ranked = sorted(
-        ((v, c, r) for c, column in enumerate(values) for r, v in enumerate(column) if v > 0),
-        key=lambda t: (-t[0], t[1], t[2]),
+    ranked = heapq.nsmallest(
+        max(0, top),
+        ((-v, c, r) for c, column in enumerate(values) for r, v in enumerate(column) if v > 0),
     )
     return [
         HotCell(
@@ -274,8 +298,8 @@ def hottest_cells(
             row=r,
             offset_start_us=r * row_us,
             offset_end_us=(r + 1) * row_us,
-            value=v,
+            value=-negated,
             count=counts[c][r],
         )
-        for v, c, r in ranked[: max(0, top)]
+        for negated, c, r in ranked
     ]

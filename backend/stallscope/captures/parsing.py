@@ -24,6 +24,7 @@ from stallscope.config import get_settings
 from stallscope.db import get_session_factory, raw_connection
 from stallscope.findings.service import after_parse
 from stallscope.flame.callsite_trees import build_and_store
+from stallscope.heatmap.slices import store_sample_slices
 from stallscope.ingest.appmetrics.time_option import TIME_COLUMN_KEY, with_time_column
 from stallscope.ingest.clock import clock_mapping
 from stallscope.ingest.limits import CaptureLimits, setting_name
@@ -36,7 +37,7 @@ from stallscope.kit.readers import PrefixedReader, read_head
 from stallscope.kit.stream_decoder import CorruptCompression
 from stallscope.threads.service import store_capture_totals
 from stallscope.timeline.rollups import refresh_timeline_rollups
-from stallscope.timeseries import refresh_sample_rollup
+from stallscope.timeseries import analyze_parsed, discard_sample_rollup, store_sample_rollup
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +53,7 @@ CAPTURE_TABLES = (
     "capture_thread_states",
     "capture_callsite_trees",
     "timeline_rollups",
+    "sample_slices",
     "sample_rollup_captures",
     "capture_digests",
 )
@@ -105,11 +107,8 @@ def _parse_claimed(database_url: str, aux: Conn, capture_id: int, claimed: Claim
         log.exception("parsing capture %s failed", capture_id)
         _fail(aux, capture_id, attempt, f"{filename}: internal error while parsing: {exc!r}")
         return
-    # Fresh statistics: right after a bulk load the planner would guess one row and sort a
-    # million on disk instead of hashing them (measured 1.0 s against 0.26 s for 1M samples).
-    aux.execute("ANALYZE samples, capture_stack_totals")
+    analyze_parsed(aux, capture_id)
     _summarize_block_ranges(aux)
-    refresh_sample_rollup(aux, capture_id)
     _store_thread_states(database_url, capture_id)
     _store_callsite_tree(database_url, capture_id)
     # Ready only now: a flame graph opened the moment the status flips finds every table filled.
@@ -263,6 +262,7 @@ def _load(
         raise ParseError(0, reason)
     _finish(main, capture_id, format_name, report, sink, clock)
     refresh_timeline_rollups(main, capture_id)
+    store_sample_slices(main, capture_id)
     return "partial" if report.partial else "ready"
 
 
@@ -305,6 +305,7 @@ def _finish(
             capture_id,
         ),
     )
+    store_sample_rollup(main, capture_id)  # after parsed_at: its mark names this parse
 
 
 def _fail(aux: Conn, capture_id: int, attempt: int, message: str) -> None:
@@ -322,4 +323,4 @@ def discard_results(aux: Conn, capture_id: int) -> None:
     """Remove what earlier parses wrote: a failed re-parse must not leave them looking current."""
     for table in CAPTURE_TABLES:
         aux.execute(f"DELETE FROM {table} WHERE capture_id = %s", (capture_id,))
-    refresh_sample_rollup(aux, capture_id)  # nor the rollup's copy of them
+    discard_sample_rollup(aux, capture_id)  # nor the rollup's copy of them

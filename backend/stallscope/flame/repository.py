@@ -1,8 +1,10 @@
 """SQL for flame graphs: aggregate samples by stack, then fetch the stacks' frames.
 
-Whole captures read the totals written at ingest (both back ends). Wide time ranges read the
-per-second continuous aggregate on TimescaleDB, with raw samples for the partial seconds at the
-edges; on plain PostgreSQL, and for narrow ranges, they read raw samples with the same SQL.
+Whole captures read the totals written at ingest (both back ends; the flame graph itself keeps them
+with each capture's call-site tree and asks only for filtered views). Wide time ranges read the
+per-second rollup `sample_rollup_1s` on TimescaleDB (written in each parse's transaction), with raw
+samples for the partial seconds at the edges; on plain PostgreSQL, and for narrow ranges, they read
+raw samples with the same SQL.
 """
 
 from __future__ import annotations
@@ -64,11 +66,9 @@ def _proc_stack_events(state: str | None, params: dict[str, Any]) -> str:
 
 
 def _rollup_is_complete(session: Session, capture_ids: list[int]) -> bool:
-    """Whether the rollup holds every sample of these captures.
-
-    It trails each parse: a capture's samples commit before the refresh that materialises them can
-    run, and the refresh marks the capture in `sample_rollup_captures` with the parse it saw. Until
-    the capture's latest parse is marked, read raw samples.
+    """Whether the rollup holds every sample of these captures: each parse marks its capture in
+    `sample_rollup_captures` with the parse that wrote its rollup rows. A capture whose latest parse
+    is not marked (parsed before the rollup existed, say) is read from raw samples.
     """
     wanted = set(capture_ids)
     marked = session.execute(

@@ -12,11 +12,14 @@ from typing import Any
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
-from stallscope.analysis.heatmap import Cell, ColumnPlan
+from stallscope.analysis.heatmap import SLICE_US, US_PER_SECOND, Cell, ColumnPlan, whole_slices
 from stallscope.heatmap.schemas import HeatmapQuery
 from stallscope.kit.sql_time import offset_us_of, second_of
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+ONE_US = timedelta(microseconds=1)
+SLICES_PER_SECOND = US_PER_SECOND // SLICE_US
+CELLS_WORK_MEM = "64MB"
 
 
 def sample_events(session: Session, capture_ids: list[int]) -> list[tuple[str, int, str]]:
@@ -106,6 +109,70 @@ def sample_cells(
     params.update(event=event, **_row_params(plan, row_us))
     cells, _ = _cells(session, _grouped("samples", "weight", "0", where), params)
     return cells
+
+
+def sliced_sample_cells(
+    session: Session,
+    q: HeatmapQuery,
+    event: str,
+    plan: ColumnPlan,
+    row_us: int,
+    low: datetime,
+    high: datetime,
+) -> list[Cell]:
+    """As `sample_cells`, reading the whole 10 ms slices of [low, high) from the counts made at parse
+    time and only the partial slices at its ends from raw samples.
+
+    For a query without pid, tid or comm and rows of whole slices (`rows_fit_slices`). Ten million
+    samples: about 0.5M slices to sum instead of 10M samples to bin.
+    """
+    first, end = whole_slices((low - EPOCH) // ONE_US, (high - EPOCH) // ONE_US)
+    if first >= end:
+        return sample_cells(session, q, event, plan, row_us, low, high)
+    inner_low, inner_high = EPOCH + first * SLICE_US * ONE_US, EPOCH + end * SLICE_US * ONE_US
+    cells = _slice_cells(session, q.capture_ids, event, plan, row_us, first, end)
+    for edge_low, edge_high in ((low, inner_low), (inner_high, high)):
+        if edge_low < edge_high:
+            cells += sample_cells(session, q, event, plan, row_us, edge_low, edge_high)
+    return cells
+
+
+def _slice_cells(
+    session: Session, capture_ids: list[int], event: str, plan: ColumnPlan, row_us: int, first: int, end: int
+) -> list[Cell]:
+    """Cells summed from the slices [first, end); both lie in the plan's columns, so the column and
+    the row are plain integer arithmetic from the first column's first slice, never negative.
+
+    With the default 4 MB of work memory the planner sorts the slices on disk instead of hashing them
+    (the cells are at most `CELL_BUDGET`, a few MB): 0.45 s against 0.13 s for 0.5M slices.
+    """
+    # SET LOCAL ends with the request's transaction.
+    session.execute(text(f"SET LOCAL work_mem = '{CELLS_WORK_MEM}'"))
+    columns, rows, counts, weights = session.execute(
+        text(
+            "SELECT coalesce(array_agg(c), '{}'), coalesce(array_agg(r), '{}'), "
+            "coalesce(array_agg(n), '{}'), coalesce(array_agg(w), '{}') FROM ("
+            "SELECT (slice - :origin) / :column_slices AS c, "
+            f"(slice - :origin) % {SLICES_PER_SECOND} / :row_slices AS r, "
+            "sum(samples)::bigint AS n, sum(weight)::bigint AS w FROM sample_slices "
+            "WHERE capture_id = ANY(:ids) AND event = :event AND slice >= :first AND slice < :end "
+            "GROUP BY 1, 2) AS cells"
+        ),
+        {
+            "origin": plan.first_second * SLICES_PER_SECOND,
+            "column_slices": plan.column_seconds * SLICES_PER_SECOND,
+            "row_slices": row_us // SLICE_US,
+            "ids": capture_ids,
+            "event": event,
+            "first": first,
+            "end": end,
+        },
+    ).one()
+    first_second, seconds = plan.first_second, plan.column_seconds
+    return [
+        Cell(first_second + column * seconds, row, count, weight)
+        for column, row, count, weight in zip(columns, rows, counts, weights, strict=True)
+    ]
 
 
 def event_cells(

@@ -10,6 +10,7 @@ from stallscope.analysis.heatmap import (
     COUNT_UNITS,
     EVENT_STREAMS,
     US_PER_SECOND,
+    Cell,
     ColumnPlan,
     Heatmap,
     HeatmapStream,
@@ -17,6 +18,7 @@ from stallscope.analysis.heatmap import (
     column_limit,
     plan_columns,
     row_width_us,
+    rows_fit_slices,
 )
 from stallscope.captures.service import require_captures
 from stallscope.heatmap import repository
@@ -173,13 +175,29 @@ def heatmap(session: Session, q: HeatmapQuery) -> HeatmapOut:
     low, high = span
     unclosed = 0
     if stream == "samples":
-        cells = [] if event is None else repository.sample_cells(session, q, event, plan, row_us, low, high)
+        cells = [] if event is None else _sample_cells(session, q, event, plan, row_us, low, high)
     else:
         cells, unclosed = repository.event_cells(session, q, stream, plan, row_us, low, high)
     shaped = build_heatmap(cells, q.rows, q.value, plan, top=q.top)
     if unclosed and q.value == "duration":
         notes.append(f"{unclosed} intervals never ended in the capture: counted, but add no duration")
     return _out(q, stream, event, unit, shaped, unclosed, wall_clock, notes + shaped.notes)
+
+
+def _sample_cells(
+    session: Session,
+    q: HeatmapQuery,
+    event: str,
+    plan: ColumnPlan,
+    row_us: int,
+    low: datetime,
+    high: datetime,
+) -> list[Cell]:
+    """From the slices counted at parse time when they answer the query (no thread filter, rows of
+    whole slices), else from raw samples."""
+    if rows_fit_slices(row_us) and q.pid is None and q.tid is None and q.comm is None:
+        return repository.sliced_sample_cells(session, q, event, plan, row_us, low, high)
+    return repository.sample_cells(session, q, event, plan, row_us, low, high)
 
 
 def _out(

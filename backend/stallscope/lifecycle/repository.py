@@ -11,9 +11,6 @@ from sqlalchemy.orm import Session
 from stallscope.models import Capture, Incident
 from stallscope.timeseries import ROLLUP_VIEW, has_timescaledb_session
 
-ROLLUP_ROWS = ROLLUP_VIEW
-"""The name the storage figures give the continuous aggregate's materialised rows."""
-
 
 def incident_any(session: Session, incident_id: int) -> Incident | None:
     """The incident, in the trash or not (the incidents feature hides trashed ones)."""
@@ -83,37 +80,16 @@ def referenced_shas(session: Session, shas: set[str]) -> set[str]:
     return {str(r[0]) for r in rows}
 
 
-def rollup_table(session: Session) -> str | None:
-    """The continuous aggregate's materialisation hypertable, quoted; None without TimescaleDB."""
-    if not has_timescaledb_session(session):
-        return None
-    row = session.execute(
-        text(
-            "SELECT format('%I.%I', materialization_hypertable_schema, materialization_hypertable_name) "
-            "FROM timescaledb_information.continuous_aggregates WHERE view_name = :view"
-        ),
-        {"view": ROLLUP_VIEW},
-    ).first()
-    return None if row is None else str(row[0])
+CAPTURE_ROW_TABLES = ("samples", "events", "metrics", "sample_slices")
+"""The tables no foreign key ties to their capture (see `captures/parsing.py` `_hold_capture`; a
+parse writes tens of thousands of slices, and a check per row would cost it as much as counting
+them): their rows are deleted here, after the capture rows, in the same transaction."""
 
 
 def delete_rollup_rows(session: Session, capture_ids: list[int]) -> None:
-    """The per-second aggregate's materialised rows of these captures: no foreign key reaches them.
-
-    Deleted in the caller's transaction, after the raw samples. A refresh
-    running at the same moment may write back buckets it computed from samples it still saw; the
-    samples' deletion is in the aggregate's invalidation log, so the next refresh (the hourly policy)
-    removes them again.
-    """
-    table = rollup_table(session)
-    if table is None or not capture_ids:
-        return
-    session.execute(text(f"DELETE FROM {table} WHERE capture_id = ANY(:ids)"), {"ids": capture_ids})
-
-
-CAPTURE_ROW_TABLES = ("samples", "events", "metrics")
-"""The tables no foreign key ties to their capture (see `captures/parsing.py` `_hold_capture`): their
-rows are deleted here, after the capture rows, in the same transaction."""
+    """The per-second sample rollup's rows (TimescaleDB only), which no foreign key reaches either."""
+    if has_timescaledb_session(session) and capture_ids:
+        session.execute(text(f"DELETE FROM {ROLLUP_VIEW} WHERE capture_id = ANY(:ids)"), {"ids": capture_ids})
 
 
 def delete_incidents(session: Session, incident_ids: list[int]) -> None:
@@ -220,13 +196,6 @@ def row_counts(session: Session, capture_ids: list[int]) -> dict[str, int]:
         counts[table] = int(
             session.execute(
                 text(f'SELECT count(*) FROM "{table}" WHERE capture_id = ANY(:ids)'), {"ids": capture_ids}
-            ).scalar_one()
-        )
-    rollup = rollup_table(session)
-    if rollup is not None:
-        counts[ROLLUP_ROWS] = int(
-            session.execute(
-                text(f"SELECT count(*) FROM {rollup} WHERE capture_id = ANY(:ids)"), {"ids": capture_ids}
             ).scalar_one()
         )
     return counts

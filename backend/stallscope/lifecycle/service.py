@@ -202,8 +202,7 @@ def _live_capture(session: Session, capture_id: int) -> Capture:
 def purge_incidents(
     session: Session, principal: Principal | None, incident_ids: list[int], address: str | None = None
 ) -> Purged:
-    """Delete the incidents, their captures and every row those hold, and the aggregate's
-    materialised rows, in the caller's transaction."""
+    """Delete the incidents, their captures and every row those hold, in the caller's transaction."""
     if not incident_ids:
         return Purged()
     owned = repository.captures_of(session, incident_ids)

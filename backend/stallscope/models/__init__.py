@@ -26,6 +26,7 @@ from stallscope.models.people import (
 from stallscope.models.retention_policy import retention_policy
 from stallscope.models.sample import samples
 from stallscope.models.sample_rollup_capture import sample_rollup_captures
+from stallscope.models.sample_slice import sample_slices
 from stallscope.models.short_link import ShortLink
 from stallscope.models.stack import Stack
 from stallscope.models.timeline_rollup import timeline_rollups
@@ -60,6 +61,7 @@ __all__ = [
     "oidc_logins",
     "retention_policy",
     "sample_rollup_captures",
+    "sample_slices",
     "samples",
     "timeline_rollups",
     "user_sessions",

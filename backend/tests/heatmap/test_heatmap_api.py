@@ -12,6 +12,7 @@ from stallscope.analysis.heatmap import CellBins, build_heatmap
 from stallscope.commands.local_file import open_local_capture
 from stallscope.ingest.model import EventKind, TimedEvent
 from tests.fixtures.corpus import corpus_file
+from tests.fixtures.db import Conn
 from tests.fixtures.factories import make_incident, upload_bytes
 from tests.fixtures.worker import wait_parsed
 
@@ -115,6 +116,52 @@ def test_database_binning_matches_the_offline_analysis(api: TestClient, cpu_capt
     served = heatmap(api, cpu_capture, stream="samples", rows=20)
     assert served["values"] == offline.values
     assert served["first_second"] == offline.first_second
+
+
+def test_whole_slices_are_read_from_parse_time_counts_and_partial_ones_from_samples(
+    api: TestClient, cpu_capture: int, db: Conn
+) -> None:
+    ms = 1_000_000  # each cpu-clock sample weighs 1 ms
+    slices = db.execute(
+        "SELECT event, slice - %s, samples, weight FROM sample_slices WHERE capture_id = %s ORDER BY 1, 2",
+        (T0 * 100, cpu_capture),
+    ).fetchall()
+    # 10 ms slices: 100.010 and 100.019999 share one; 100.020 opens the next.
+    assert slices == [
+        ("cpu-clock", 0, 1, ms),
+        ("cpu-clock", 1, 2, 2 * ms),
+        ("cpu-clock", 2, 1, ms),
+        ("cpu-clock", 50, 1, ms),
+        ("cpu-clock", 100, 1, ms),
+        ("cpu-clock", 199, 1, ms),
+        ("cpu-clock", 300, 1, ms),
+        ("page-faults", 0, 1, 1),
+        ("page-faults", 150, 1, 1),
+    ]
+    # [100.015, 101.9995): the slices at either end are partly outside, and so are 100.010 and
+    # 101.999999; both ends come from raw samples, everything between from the slices.
+    window = {
+        "stream": "samples",
+        "rows": 100,
+        "start": "2025-11-21T08:01:40.015Z",
+        "end": "2025-11-21T08:01:41.9995Z",
+    }
+    assert nonzero(heatmap(api, cpu_capture, **window)) == {(0, 1): 1, (0, 2): 1, (0, 50): 1, (1, 0): 1}
+    doubled = "UPDATE sample_slices SET samples = samples * 2 WHERE capture_id = %s AND event = 'cpu-clock'"
+    db.execute(doubled, (cpu_capture,))
+    try:
+        # What the heatmap reads: the whole slices doubled, the raw edge (row 1) did not, and a
+        # thread filter or rows of partial slices (40 rows of 25 ms) read raw samples.
+        assert nonzero(heatmap(api, cpu_capture, **window)) == {(0, 1): 1, (0, 2): 2, (0, 50): 2, (1, 0): 2}
+        assert nonzero(heatmap(api, cpu_capture, **window, comm="db")) == {
+            (0, 1): 1,
+            (0, 2): 1,
+            (0, 50): 1,
+            (1, 0): 1,
+        }
+        assert heatmap(api, cpu_capture, stream="samples", rows=40)["total"] == 8
+    finally:
+        db.execute(doubled.replace("* 2", "/ 2"), (cpu_capture,))
 
 
 def test_value_duration_sums_cpu_clock_periods(api: TestClient, cpu_capture: int) -> None:

@@ -84,16 +84,10 @@ def rows_by_table(db: Conn, column: str, ids: list[int]) -> dict[str, int]:
 
 
 def rollup_table(db: Conn) -> str | None:
-    """The continuous aggregate's materialisation hypertable, None without TimescaleDB."""
+    """The per-second sample rollup's table, None without TimescaleDB."""
     if db.execute("SELECT 1 FROM pg_extension WHERE extname = 'timescaledb'").fetchone() is None:
         return None
-    row = db.execute(
-        "SELECT format('%%I.%%I', materialization_hypertable_schema, materialization_hypertable_name) "
-        "FROM timescaledb_information.continuous_aggregates WHERE view_name = %s",
-        (ROLLUP_VIEW,),
-    ).fetchone()
-    assert row is not None
-    return str(row[0])
+    return ROLLUP_VIEW
 
 
 def rollup_rows(db: Conn, capture_ids: list[int]) -> int:

@@ -1,0 +1,19 @@
+"""What an API process has not yet cached when it answers a view for the first time after a parse.
+
+Benchmarks clear these before each "first request": the captures' call-site trees, weighed views,
+encoded answers, frame names, and the diff's merged trees (all rebuilt from the database on demand).
+"""
+
+from __future__ import annotations
+
+
+def clear() -> None:
+    from stallscope.diff import service as diff_service
+    from stallscope.flame import callsite_trees
+    from stallscope.flame import service as flame_service
+    from stallscope.flame.catalog import catalog
+
+    callsite_trees.trees.clear()
+    flame_service.clear_caches()
+    diff_service.clear_caches()
+    catalog.clear()
