@@ -23,6 +23,9 @@ from stallscope.kit.sql_time import offset_us_of
 from stallscope.timeseries import ROLLUP_BUCKET, ROLLUP_VIEW, has_timescaledb_session
 
 FACET_LIMIT = 2000
+WEIGHTS_WORK_MEM = "64MB"
+"""Memory the stack-weights aggregate may hash in. At the default 4 MB a range of a million samples
+sorts on disk instead (10 captures, 60 s, 1.15M samples into 9k stacks: 0.79 s against 0.49 s)."""
 ROLLUP_MIN_RANGE = timedelta(seconds=10)
 """Below this a range has too few whole seconds for the rollup to beat raw samples."""
 
@@ -84,6 +87,7 @@ def _rollup_is_complete(session: Session, capture_ids: list[int]) -> bool:
 def stack_weights(session: Session, flt: SampleFilter) -> list[tuple[str, int, int, int]]:
     """(comm, stack_id, weight, samples) for every stack the filter selects."""
     sql, params = _weights_query(session, flt)
+    _allow_hashing(session)
     rows = session.execute(text(sql), params).all()
     return [(comm, int(stack), int(weight), int(n)) for comm, stack, weight, n in rows]
 
@@ -96,6 +100,7 @@ def stack_weight_columns(session: Session, flt: SampleFilter) -> StackWeightColu
     """`stack_weights` as columns, aggregated into arrays by the server: one row to read, not
     tens of thousands (converting the rows cost more than the query)."""
     sql, params = _weights_query(session, flt)
+    _allow_hashing(session)
     wrapped = (
         "SELECT coalesce(array_agg(w.comm), '{}'), coalesce(array_agg(w.stack_id), '{}'), "
         "coalesce(array_agg(w.weight), '{}'), coalesce(array_agg(w.samples), '{}') "
@@ -103,6 +108,11 @@ def stack_weight_columns(session: Session, flt: SampleFilter) -> StackWeightColu
     )
     comms, stacks, weights, samples = session.execute(text(wrapped), params).one()
     return list(comms), list(stacks), list(weights), list(samples)
+
+
+def _allow_hashing(session: Session) -> None:
+    """`WEIGHTS_WORK_MEM` for the rest of this transaction (a request's, or a job's)."""
+    session.execute(text(f"SET LOCAL work_mem = '{WEIGHTS_WORK_MEM}'"))
 
 
 def _weights_query(session: Session, flt: SampleFilter) -> tuple[str, dict[str, Any]]:

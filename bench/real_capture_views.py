@@ -1,0 +1,275 @@
+"""Flame graphs and diffs on a real deep capture: first requests, repeats, new ranges, memory.
+
+    python bench/real_capture_views.py                 # bench/captures/deep-compile/cpu.perf.txt.gz
+    python bench/real_capture_views.py FILE            # any perf script capture
+    python bench/real_capture_views.py --browsed 10    # memory with ten such captures browsed
+    python bench/real_capture_views.py --database-url postgresql://...   # e.g. a TimescaleDB server
+
+The capture is uploaded the way the console stores uploads and parsed by the worker's parse job
+(timed: upload to ready). Then a fresh process opens it through the real FastAPI app, as a browser
+would, and times each request's server time:
+
+- the whole capture's flame graph, first request (no tree, weights or frame names cached in the
+  process) and the same request again;
+- flame graphs of new 10-second ranges, each a first request for its range;
+- a zoom (the heaviest process), and a diff of the first half against the second, first request;
+- the process's resident memory after it, and after `--browsed` copies of the capture (each its
+  own capture, parsed on its own) were each opened once.
+
+Requests ask for what the console's front end asks: 50,000 nodes at most, 256 levels deep.
+Baselines, measured in the same run on the same file (`bench/baselines.py`): a naive Python
+collapse and `inferno-collapse-perf --nthreads 1`, with the ratios of each figure against them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import datetime, timedelta
+from pathlib import Path
+from statistics import median
+from typing import Any
+
+BENCH = Path(__file__).resolve().parent
+sys.path.insert(0, str(BENCH.parent / "backend"))
+sys.path.insert(0, str(BENCH))
+
+DEFAULT_CAPTURE = BENCH / "captures" / "deep-compile" / "cpu.perf.txt.gz"
+MAX_NODES = 50_000
+MAX_DEPTH = 256
+RANGE = timedelta(seconds=10)
+NEW_RANGES = 5
+
+
+def _rss_mib() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def _child(*args: str) -> dict[str, Any]:
+    """This script in a fresh process (its memory is its own); the JSON it prints last."""
+    result = subprocess.run(
+        [sys.executable, __file__, *args], check=True, capture_output=True, text=True, env=dict(os.environ)
+    )
+    figures: dict[str, Any] = json.loads(result.stdout.strip().splitlines()[-1])
+    return figures
+
+
+def measure_naive(plain: Path) -> dict[str, float]:
+    """The naive collapse of the decompressed capture (`baselines.naive_collapse`), in this process."""
+    from baselines import naive_collapse
+
+    with plain.open("rb") as stream:
+        start = time.perf_counter()
+        naive_collapse(stream)
+        seconds = time.perf_counter() - start
+    return {"seconds": seconds, "mb_per_s": plain.stat().st_size / 1e6 / seconds}
+
+
+def measure_baselines(path: Path, tmp: Path) -> tuple[dict[str, float], dict[str, float] | None]:
+    """The naive collapse and `inferno-collapse-perf --nthreads 1` of the capture, same run."""
+    from baselines import INFERNO_MISSING, decompressed, find_inferno, inferno_command, run_timed
+
+    plain = decompressed(path, tmp)
+    naive = _child("--naive", str(plain))
+    tool = find_inferno()
+    if tool is None:
+        print(INFERNO_MISSING)
+        return naive, None
+    seconds = run_timed(inferno_command(tool, plain)).seconds
+    inferno = {"seconds": seconds, "mb_per_s": plain.stat().st_size / 1e6 / seconds}
+    plain.unlink()
+    return naive, inferno
+
+
+def measure_parse(capture_id: int) -> dict[str, float]:
+    from stallscope.captures.parsing import parse_capture
+
+    start = time.perf_counter()
+    parse_capture(os.environ["DATABASE_URL"], capture_id)
+    return {"seconds": time.perf_counter() - start}
+
+
+def measure_views(capture_ids: list[int]) -> dict[str, Any]:
+    """Server time of each view through the app, in this (fresh) process; memory after."""
+    import process_caches
+    from fastapi.testclient import TestClient
+    from signed_in import admin_headers
+
+    from stallscope.main import create_app
+
+    first = str(capture_ids[0])
+    timings: dict[str, Any] = {}
+    with TestClient(
+        create_app(), base_url="http://localhost", headers=admin_headers(os.environ["DATABASE_URL"])
+    ) as client:
+
+        def timed(path: str, **params: str) -> tuple[float, dict[str, Any]]:
+            start = time.perf_counter()
+            response = client.get(
+                path, params={"max_nodes": str(MAX_NODES), "max_depth": str(MAX_DEPTH), **params}
+            )
+            seconds = time.perf_counter() - start
+            response.raise_for_status()
+            return seconds, response.json()
+
+        facets = client.get("/api/facets", params={"captures": first}).json()
+        start_at = datetime.fromisoformat(facets["time_start"])
+        end_at = datetime.fromisoformat(facets["time_end"])
+        process_caches.clear()
+        timings["rss_before_mib"] = _rss_mib()
+        timings["whole_first"], body = timed("/api/flame", captures=first)
+        timings["whole_again"], _ = timed("/api/flame", captures=first)
+        timings["nodes"] = {
+            "sent": body["node_count"],
+            "folded": body["pruned_nodes"],
+            "samples": body["total_samples"],
+        }
+        heaviest = max(body["root"]["children"], key=lambda c: c["value"])["name"]
+        timings["zoom"], _ = timed("/api/flame", captures=first, focus=json.dumps([heaviest]))
+        span = end_at - start_at
+        step = (span - RANGE) / max(NEW_RANGES - 1, 1)
+        ranges = []
+        for i in range(NEW_RANGES):
+            low = start_at + step * i
+            seconds, _ = timed(
+                "/api/flame", captures=first, start=low.isoformat(), end=(low + RANGE).isoformat()
+            )
+            ranges.append(seconds)
+        timings["ranges"] = ranges
+        middle = start_at + span / 2
+        timings["diff_first"], diff = timed(
+            "/api/diff",
+            **{
+                "a.captures": first,
+                "a.start": start_at.isoformat(),
+                "a.end": middle.isoformat(),
+                "b.captures": first,
+                "b.start": middle.isoformat(),
+                "b.end": (end_at + timedelta(seconds=1)).isoformat(),
+            },
+        )
+        timings["diff_nodes"] = diff["node_count"]
+        timings["rss_one_mib"] = _rss_mib()
+        for capture_id in capture_ids[1:]:
+            timed("/api/flame", captures=str(capture_id))
+            low = start_at + step
+            timed(
+                "/api/flame", captures=str(capture_id), start=low.isoformat(), end=(low + RANGE).isoformat()
+            )
+        timings["rss_all_mib"] = _rss_mib()
+    return timings
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("file", nargs="?", type=Path, default=DEFAULT_CAPTURE, help="perf script capture")
+    parser.add_argument("--browsed", type=int, default=10, help="captures opened for the memory figure")
+    parser.add_argument("--database-url", help="a PostgreSQL server to use instead of a fresh embedded one")
+    parser.add_argument("--parse", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--naive", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--views", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.parse:
+        print(json.dumps(measure_parse(args.parse)))
+        return
+    if args.naive:
+        print(json.dumps(measure_naive(args.naive)))
+        return
+    if args.views:
+        print(json.dumps(measure_views([int(i) for i in args.views.split(",")])))
+        return
+    run(args.file, args.browsed, args.database_url)
+
+
+def run(path: Path, browsed: int, database_url: str | None) -> None:
+    from ingest_and_query import record_capture
+
+    from stallscope.config import get_settings
+    from stallscope.embedded import start_embedded_postgres
+    from stallscope.migrate import upgrade_to_head
+
+    tmp = Path(tempfile.mkdtemp(prefix="stallscope-bench-"))
+    tmp.chmod(0o755)
+    try:
+        url = database_url or start_embedded_postgres(tmp / "pgdata")
+        upgrade_to_head(url)
+        os.environ.update(DATABASE_URL=url, STALLSCOPE_DATA_DIR=str(tmp))
+        get_settings.cache_clear()
+        print(f"capture: {path} ({path.stat().st_size / 1e6:.1f} MB on disk)", flush=True)
+        naive, inferno = measure_baselines(path, tmp)
+        capture_ids: list[int] = []
+        parse_seconds: list[float] = []
+        for _ in range(max(browsed, 1)):
+            capture_id = record_capture(url, path, tmp)
+            parse_seconds.append(_child("--parse", str(capture_id))["seconds"])
+            capture_ids.append(capture_id)
+            print(f"  capture {capture_id} ready in {parse_seconds[-1]:.1f} s", flush=True)
+        views = _child("--views", ",".join(map(str, capture_ids)))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    report(path, naive, inferno, parse_seconds, views, browsed)
+
+
+def report(
+    path: Path,
+    naive: dict[str, float],
+    inferno: dict[str, float] | None,
+    parse_seconds: list[float],
+    views: dict[str, Any],
+    browsed: int,
+) -> None:
+    def ms(seconds: float) -> str:
+        return f"{seconds * 1000:,.0f} ms"
+
+    nodes = views["nodes"]
+    print()
+    print(f"{path.name}: {nodes['samples']:,} samples")
+    print(f"whole-capture flame graph: {nodes['sent']:,} nodes sent, {nodes['folded']:,} folded")
+    print(
+        f"  naive Python collapse (baseline)      {naive['seconds']:6.2f} s  ({naive['mb_per_s']:.0f} MB/s)"
+    )
+    if inferno is None:
+        print("  inferno-collapse-perf                 skipped: not installed (cargo install inferno)")
+    else:
+        print(
+            f"  inferno-collapse-perf --nthreads 1    {inferno['seconds']:6.2f} s  "
+            f"({inferno['mb_per_s']:.0f} MB/s)"
+        )
+    print(
+        f"  upload -> ready (parse, COPY, rollups) {median(parse_seconds):6.2f} s  "
+        f"(median of {len(parse_seconds)}), "
+        f"{naive['seconds'] / median(parse_seconds):.2f}x the naive collapse"
+    )
+    rows = [
+        ("flame graph, whole capture, first request", views["whole_first"], 0.300),
+        ("flame graph, same request again", views["whole_again"], 0.100),
+        ("flame graph, new 10 s range, first request (worst)", max(views["ranges"]), 0.300),
+        ("flame graph, new 10 s range, first request (median)", median(views["ranges"]), 0.300),
+        ("zoom into the heaviest process", views["zoom"], 0.300),
+        ("diff, first half against second, first request", views["diff_first"], 0.300),
+    ]
+    print()
+    print(f"  {'':52} {'server time':>11} {'target':>8} {'vs naive collapse':>18}")
+    for label, seconds, target in rows:
+        print(f"  {label:52} {ms(seconds):>11} {ms(target):>8} {naive['seconds'] / seconds:16.0f}x")
+    print()
+    print(
+        f"  API process memory: {views['rss_before_mib']:.0f} MiB before, {views['rss_one_mib']:.0f} MiB "
+        f"after these views, {views['rss_all_mib']:.0f} MiB with {browsed} such captures browsed "
+        "(target < 300 MiB)"
+    )
+
+
+if __name__ == "__main__":
+    main()
