@@ -7,8 +7,9 @@ built from (`parsed_at`) and in a `FORMAT`: a stored tree of another parse or fo
 
 from __future__ import annotations
 
-import io
+import json
 import logging
+import struct
 from datetime import datetime
 
 import numpy as np
@@ -19,29 +20,59 @@ from stallscope.analysis.callsites import CallsiteTree
 
 log = logging.getLogger(__name__)
 
-FORMAT = 2
+FORMAT = 3
 """Bump when `CallsiteTree`'s arrays change meaning: stored trees of other formats are rebuilt."""
 ARRAYS = ("parent", "key", "level_starts", "pair_keys", "pair_leaf")
+ALIGN = 8
+"""Each array starts at a multiple of this: read in place, an int64 array must be aligned."""
 
 
 def to_bytes(tree: CallsiteTree) -> bytes:
-    buffer = io.BytesIO()
-    arrays = {name: getattr(tree, name) for name in ARRAYS}
+    """A JSON header (each array's name, dtype, length and offset, and the events of the whole-capture
+    weights), then the arrays' bytes as they are in memory.
+
+    Read back with `np.frombuffer`, in place: no archive to unpack, no copy (npz took three times
+    as long to read as the rows took to arrive).
+    """
+    arrays: dict[str, np.ndarray] = {name: getattr(tree, name) for name in ARRAYS}
     events = sorted(tree.whole)
-    arrays["whole_events"] = np.array(events, dtype=str)
     for i, event in enumerate(events):
         arrays[f"whole_weights_{i}"], arrays[f"whole_samples_{i}"] = tree.whole[event]
-    np.savez(buffer, **arrays)
-    return buffer.getvalue()
+    index: list[list[object]] = []
+    parts: list[bytes] = []
+    offset = 0
+    for name, array in arrays.items():
+        raw = np.ascontiguousarray(array).tobytes()
+        index.append([name, array.dtype.str, len(array), offset])
+        padding = -len(raw) % ALIGN
+        parts.append(raw + bytes(padding))
+        offset += len(raw) + padding
+    head = json.dumps({"arrays": index, "events": events}).encode()
+    head += bytes(-(len(head) + 4) % ALIGN)
+    return struct.pack("<I", len(head)) + head + b"".join(parts)
 
 
 def from_bytes(data: bytes, comms: list[str]) -> CallsiteTree:
-    with np.load(io.BytesIO(data), allow_pickle=False) as arrays:
-        whole = {
-            str(event): (arrays[f"whole_weights_{i}"], arrays[f"whole_samples_{i}"])
-            for i, event in enumerate(arrays["whole_events"].tolist())
-        }
-        return CallsiteTree(**{name: arrays[name] for name in ARRAYS}, comms=tuple(comms), whole=whole)
+    (head_size,) = struct.unpack_from("<I", data)
+    head = json.loads(data[4 : 4 + head_size].rstrip(b"\0"))
+    base = 4 + head_size
+    arrays = {
+        name: np.frombuffer(data, dtype=np.dtype(dtype), count=count, offset=base + offset)
+        for name, dtype, count, offset in head["arrays"]
+    }
+    whole = {
+        event: (arrays[f"whole_weights_{i}"], arrays[f"whole_samples_{i}"])
+        for i, event in enumerate(head["events"])
+    }
+    return CallsiteTree(
+        parent=arrays["parent"],
+        key=arrays["key"],
+        level_starts=arrays["level_starts"],
+        comms=tuple(comms),
+        pair_keys=arrays["pair_keys"],
+        pair_leaf=arrays["pair_leaf"],
+        whole=whole,
+    )
 
 
 def load(session: Session, capture_id: int, parsed_at: datetime | None) -> CallsiteTree | None:
