@@ -96,10 +96,11 @@ def collapse_capture(path: Path, options: FoldOptions, out: BinaryIO) -> Collaps
         importer = detect_importer(head)
         text = io.BufferedReader(PrefixedReader(head, stream), buffer_size=1 << 20)
         if importer.name == "perf-script":  # `--addrs` names frames: the parser must know it
-            records: Iterable[Record] = parse_perf_script(text, report, options.naming)
+            # It yields samples only: nothing to sort out, and its report counts them.
+            result = fold(parse_perf_script(text, report, options.naming), options)
+            counts.samples = report.samples
         else:
-            records = importer.parse(text, report)
-        result = fold(stack_samples(records, counts), options)
+            result = fold(stack_samples(importer.parse(text, report), counts), options)
     write_folded(result.counts, out)
     report_omissions(result, options, report)
     return Collapse(importer.name, report, result, counts)

@@ -133,9 +133,45 @@ class StackFolder:
         accumulator.add(root, sample.stack, sample.weight)
 
     def add_all(self, samples: Iterable[Sample]) -> None:
-        add = self.add
+        """`add` each sample; those of the event just added with a stack take a shortcut.
+
+        The shortcut is `add` with its look-ups kept in local names, as this loop runs once a sample
+        and its method calls cost as much as the parse of a cached stack.
+        """
+        add, roots, root_of = self.add, self._roots, self._root
+        by_comm = not (self.options.pid or self.options.tid)  # then the root depends on comm alone
+        event: str | None = None  # the event the shortcut counts, once one has been kept
+        counts: dict[tuple[str, int], int] = {}
+        stacks: dict[int, Stack] = {}
+        accumulator: _Accumulator | None = None
+        kept = 0  # samples counted by the shortcut, not yet added to the accumulator's count
         for sample in samples:
-            add(sample)
+            stack = sample.stack
+            if sample.event is not event or not stack:
+                if accumulator is not None:
+                    accumulator.samples += kept
+                    kept = 0
+                add(sample)
+                found = self._accumulators.get(sample.event)
+                if found is not None and (self._by_event or sample.event == self._wanted):
+                    event, accumulator = sample.event, found
+                    counts, stacks = found.counts, found.stacks
+                continue
+            kept += 1
+            root_key = (sample.comm, None, None) if by_comm else (sample.comm, sample.pid, sample.tid)
+            root = roots.get(root_key)
+            if root is None:
+                root = roots[root_key] = root_of(sample.comm, sample.pid, sample.tid)
+            key = (root, id(stack))
+            period = sample.period
+            found_weight = counts.get(key)
+            if found_weight is None:
+                counts[key] = 1 if period is None else period
+                stacks[id(stack)] = stack  # keeps the object, hence its id, alive
+            else:
+                counts[key] = found_weight + (1 if period is None else period)
+        if accumulator is not None:
+            accumulator.samples += kept
 
     def result(self) -> FoldResult:
         """The kept event's folded stacks (single-event folding)."""
@@ -166,15 +202,11 @@ class StackFolder:
         result.samples = accumulator.samples
         result.empty_stacks = accumulator.empty
         result.first_empty_line = accumulator.first_empty
-        labeller = _Labeller(self.options)
-        rendered: dict[int, str] = {}
+        line_of = _Labeller(self.options).line
+        stacks = accumulator.stacks
         counts = result.counts
         for (root, stack_id), weight in accumulator.counts.items():
-            text = rendered.get(stack_id)
-            if text is None:
-                stack = accumulator.stacks[stack_id]
-                text = rendered[stack_id] = labeller.join(stack) if stack else NO_STACK_FRAME
-            line = f"{root};{text}"
+            line = line_of(root, stacks[stack_id])
             # Different stacks can print the same (e.g. a frame's kind differs but is not annotated).
             counts[line] = counts.get(line, 0) + weight
         return result
@@ -188,16 +220,18 @@ class _Labeller:
         self._jit = options.jit or options.all
         self._labels: dict[int, str] = {}  # by id(frame): hashing frames themselves is slow
 
-    def join(self, stack: Stack) -> str:
-        """The stack's frames as folded text, `;`-separated."""
+    def line(self, root: str, stack: Stack) -> str:
+        """`root;frame;frame…` with each frame's folded text: one join, the line's one copy."""
+        if not stack:
+            return f"{root};{NO_STACK_FRAME}"
         labels = self._labels
         try:
-            return ";".join(map(labels.__getitem__, map(id, stack)))
+            return ";".join([root, *map(labels.__getitem__, map(id, stack))])
         except KeyError:
             for frame in stack:
                 if id(frame) not in labels:
                     labels[id(frame)] = self._label(frame)
-            return ";".join(map(labels.__getitem__, map(id, stack)))
+            return ";".join([root, *map(labels.__getitem__, map(id, stack))])
 
     def _label(self, frame: Frame) -> str:
         name, kind = frame.name, frame.kind
@@ -231,13 +265,14 @@ def folded_lines(counts: Mapping[str, int]) -> Iterator[bytes]:
 
 
 def write_folded(counts: Mapping[str, int], out: BinaryIO) -> None:
-    batch: list[bytes] = []
-    for line in folded_lines(counts):
-        batch.append(line)
-        if len(batch) >= _WRITE_BATCH_LINES:
-            out.write(b"".join(batch))
-            batch.clear()
-    out.write(b"".join(batch))
+    """`folded_lines`, written a batch at a time: one join and one encoding per batch, as a deep
+    capture's folded stacks run to a hundred megabytes and more."""
+    stacks = sorted(counts)
+    for start in range(0, len(stacks), _WRITE_BATCH_LINES):
+        parts: list[str] = []
+        for stack in stacks[start : start + _WRITE_BATCH_LINES]:
+            parts += (stack, f" {counts[stack]}\n")
+        out.write("".join(parts).encode())
 
 
 def report_omissions(result: FoldResult, options: FoldOptions, report: ParseReport) -> None:

@@ -66,6 +66,12 @@ class StackDictionary:
         self.max_stacks = limits.distinct_stacks
         self.max_depth = limits.stack_depth
         self._frame_ids: dict[Frame, int] = {}
+        # The same ids by frame object: parsers hand out one object per distinct frame, and hashing
+        # a frame by value runs Python code (a dataclass's and an enum's `__hash__`), a microsecond
+        # a frame, which on a deep capture cost more than the parse itself. Objects are kept alive
+        # while they are keys here, so their ids stay theirs.
+        self._ids_by_object: dict[int, int] = {}
+        self._objects: list[Frame] = []
         # Keyed by object identity: parsers mostly hand out one tuple per distinct stack, and hashing
         # a 100-frame tuple of frames on every sample would cost more than the COPY itself. A stack
         # that comes back as a new tuple costs a look-up by digest, never a second id.
@@ -98,8 +104,10 @@ class StackDictionary:
             self._stack_ids.clear()
             self._alive.clear()
             self._alive_frames = 0
-        if len(self._frame_ids) >= MAX_CACHED_FRAMES:
+        if len(self._frame_ids) >= MAX_CACHED_FRAMES or len(self._objects) >= MAX_CACHED_FRAMES:
             self._frame_ids.clear()
+            self._ids_by_object.clear()
+            self._objects.clear()
         cached = self._stack_ids
         new_stacks = list({id(s): s for s in stacks if id(s) not in cached}.values())
         if not new_stacks:
@@ -139,14 +147,12 @@ class StackDictionary:
 
     def _store(self, bodies: list[Stack]) -> list[int]:
         """Ids of `bodies`, all of them stacks of this capture from now on."""
-        new_frames = {f for body in bodies for f in body if f not in self._frame_ids}
-        if new_frames:
-            self._resolve_frames(new_frames, insert=True)
-        frame_ids = self._frame_ids
+        self._learn_frames(bodies, insert=True)
+        id_of = self._ids_by_object.__getitem__
         frames_of: dict[bytes, list[int]] = {}
         digests = []
         for body in bodies:
-            ids = [frame_ids[f] for f in body]
+            ids = list(map(id_of, map(id, body)))
             digest = stack_digest(ids)
             digests.append(digest)
             frames_of.setdefault(digest, ids)  # equal stacks that are distinct objects share one
@@ -154,6 +160,26 @@ class StackDictionary:
         result = [stack_ids[d] for d in digests]
         self._distinct.update(result)
         return result
+
+    def _learn_frames(self, bodies: list[Stack], insert: bool) -> None:
+        """Know the id of every frame object in `bodies` (by object, see `__init__`), looking frames
+        up by value first and in the database then; frames it lacks are inserted only if `insert`.
+
+        Without `insert`, a frame the database has never held stays unknown (`_held_by_capture`).
+        """
+        by_object = self._ids_by_object
+        objects = {id(frame): frame for body in bodies for frame in body if id(frame) not in by_object}
+        if not objects:
+            return
+        frame_ids = self._frame_ids
+        new_frames = {frame for frame in objects.values() if frame not in frame_ids}
+        if new_frames:
+            self._resolve_frames(new_frames, insert)
+        for key, frame in objects.items():
+            frame_id = frame_ids.get(frame)
+            if frame_id is not None:
+                by_object[key] = frame_id
+                self._objects.append(frame)
 
     def _store_within_limit(self, bodies: list[Stack], room: int) -> list[int]:
         """Like `_store`, admitting at most `room` stacks new to the capture; the rest get `LIMIT_STACK`.
@@ -184,14 +210,12 @@ class StackDictionary:
 
     def _held_by_capture(self, bodies: list[Stack]) -> dict[int, int]:
         """Ids of the `bodies` this capture already holds, by position; looks up, inserts nothing."""
-        unknown = {f for body in bodies for f in body if f not in self._frame_ids}
-        if unknown:
-            self._resolve_frames(unknown, insert=False)
-        frame_ids = self._frame_ids
+        self._learn_frames(bodies, insert=False)
+        id_of = self._ids_by_object.__getitem__
         positions: dict[bytes, list[int]] = {}
         for index, body in enumerate(bodies):
             try:
-                ids = [frame_ids[f] for f in body]
+                ids = list(map(id_of, map(id, body)))
             except KeyError:  # a frame the database has never held: no stored stack has it
                 continue
             positions.setdefault(stack_digest(ids), []).append(index)

@@ -5,7 +5,8 @@ distinct line and once per distinct stack body; everything else is a dictionary 
 are interned: two samples with the same stack share one tuple object, so downstream code can key on
 `id(stack)` (the table keeps every stack it returned alive). Each frame also gets a 4-byte code, and a
 stack is keyed by its frames' codes joined, which is much cheaper to build and hash than a tuple of
-frames.
+frames. A code is the frame's number, so a new stack's frames are read back from its key in one
+C-level pass (a few times faster than looking each of its lines up again).
 
 Memory grows with distinct stacks and frames, up to a budget. The caches keyed by raw bytes (lines,
 stack bodies) are capped and emptied when full, so a capture of endless unique addresses costs time,
@@ -18,8 +19,7 @@ a shortcut and merges equal stacks by content (the stack dictionary by digest, f
 
 from __future__ import annotations
 
-from itertools import chain
-from operator import itemgetter
+import struct
 
 from stallscope.ingest.model import Frame, FrameKind, Stack
 from stallscope.ingest.perf_script.naming import (
@@ -29,6 +29,9 @@ from stallscope.ingest.perf_script.naming import (
     strip_offset,
 )
 
+_CODE = struct.Struct("I")
+"""A frame's code: its number as a native unsigned int, so `memoryview.cast` reads codes back."""
+
 MAX_CACHED_LINES = 250_000
 MAX_CACHED_BODY_BYTES = 64 << 20
 MAX_INTERNED_REFS = 8_000_000
@@ -37,19 +40,17 @@ MAX_INTERNED_REFS = 8_000_000
 
 
 class _LineCache:
-    """Frames and frame codes of each distinct frame line, for one value of the Java flag."""
+    """The frame codes of each distinct frame line, for one value of the Java flag."""
 
-    __slots__ = ("codes", "frames", "named", "not_frames")
+    __slots__ = ("codes", "named", "not_frames")
 
     def __init__(self) -> None:
-        self.frames: dict[bytes, tuple[Frame, ...]] = {}
         self.codes: dict[bytes, bytes] = {}
-        self.named: dict[tuple[str, str, str], tuple[tuple[Frame, ...], bytes]] = {}
+        self.named: dict[tuple[str, str, str], bytes] = {}
         self.not_frames: set[bytes] = set()
 
     def clear_if_full(self) -> None:
         if len(self.codes) >= MAX_CACHED_LINES:
-            self.frames.clear()
             self.codes.clear()
         if len(self.named) >= MAX_CACHED_LINES:
             self.named.clear()
@@ -67,11 +68,15 @@ class StackTable:
     def _reset(self) -> None:
         """Forget every frame, stack and cached line: the table starts again, codes from zero."""
         self._frames: dict[FrameKind, dict[str, Frame]] = {kind: {} for kind in FrameKind}
+        self._frame_list: list[Frame] = []
+        """Frames by number: a code is a frame's number (`_CODE`), so a stack's key reads back as
+        its frames (`frames_of`) without a look-up per line."""
         self._frame_codes: dict[int, bytes] = {}
         self._stacks: dict[bytes, Stack] = {b"": ()}
         # One cache per Java flag: the Java tidy-up makes a line's name depend on the comm.
         self._lines = (_LineCache(), _LineCache())
-        self._bodies: tuple[dict[bytes, Stack], dict[bytes, Stack]] = ({}, {})
+        self._bodies: tuple[dict[bytes, tuple[Stack, int]], dict[bytes, tuple[Stack, int]]] = ({}, {})
+        self._seen_bodies: set[int] = set()
         self._body_bytes = 0
         self._refs = 0
 
@@ -85,18 +90,25 @@ class StackTable:
         found = by_name.get(name)
         if found is None:
             found = by_name[name] = Frame(name, kind)
-            self._frame_codes[id(found)] = len(self._frame_codes).to_bytes(4, "little")
+            self._frame_codes[id(found)] = _CODE.pack(len(self._frame_list))
+            self._frame_list.append(found)
             self._refs += 1
         return found
+
+    def frames_of(self, codes: bytes) -> tuple[Frame, ...]:
+        """The frames whose codes are joined in `codes`, in their order."""
+        return tuple(map(self._frame_list.__getitem__, memoryview(codes).cast("I")))
 
     def line_frames(self, line: bytes, java: bool) -> tuple[Frame, ...] | None:
         """The frames one frame line stands for, caller first; None if it is not a frame line."""
         self._lines[java].clear_if_full()
-        return self._learn(line, java)
+        codes = self._learn(line, java)
+        return None if codes is None else self.frames_of(codes)
 
-    def _learn(self, line: bytes, java: bool) -> tuple[Frame, ...] | None:
+    def _learn(self, line: bytes, java: bool) -> bytes | None:
+        """The codes of the frames one frame line stands for; None if it is not a frame line."""
         cache = self._lines[java]
-        found = cache.frames.get(line)
+        found = cache.codes.get(line)
         if found is not None or line in cache.not_frames:
             return found
         parts = split_frame_line(line.decode("utf-8", "replace"))
@@ -106,13 +118,12 @@ class StackTable:
         address, func, module = parts
         # Lines differ by address far more often than by name: name each (symbol, module) once.
         key = (strip_offset(func), module, address if self._options.addrs else "")
-        known = cache.named.get(key)
-        if known is None:
+        found = cache.named.get(key)
+        if found is None:
             named = name_frames(address, func, module, java=java, options=self._options)
-            frames = tuple(self.frame(name, kind) for name, kind in named)
-            known = cache.named[key] = (frames, self._code(frames))
-        cache.frames[line], cache.codes[line] = known
-        return known[0]
+            found = cache.named[key] = self._code(tuple(self.frame(name, kind) for name, kind in named))
+        cache.codes[line] = found
+        return found
 
     def _code(self, frames: tuple[Frame, ...]) -> bytes:
         return b"".join([self._frame_codes[id(frame)] for frame in frames])
@@ -131,36 +142,49 @@ class StackTable:
         cache = self._lines[java]
         cache.clear_if_full()
         lines.reverse()
-        if len(lines) == 1:
-            frames = self._learn(lines[0], java)
-            return None if frames is None else self.intern(frames)
-        lookup = itemgetter(*lines)  # one C-level pass over the lines
+        codes = cache.codes
         try:
-            codes = lookup(cache.codes)
+            key = b"".join(map(codes.__getitem__, lines))  # one C-level pass over the lines
         except KeyError:
-            for line in lines:
-                if line not in cache.codes and self._learn(line, java) is None:
+            for line in [line for line in lines if line not in codes]:
+                if self._learn(line, java) is None:
                     return None
-            codes = lookup(cache.codes)
-        key = b"".join(codes)
+            key = b"".join(map(codes.__getitem__, lines))
         stack = self._stacks.get(key)
         if stack is None:
-            stack = self._stacks[key] = tuple(chain.from_iterable(lookup(cache.frames)))
+            stack = self._stacks[key] = self.frames_of(key)
             self._refs += len(stack)
         return stack
 
-    def stack_of_body(self, body: bytes, java: bool) -> Stack | None:
-        """Like `stack_of_lines` for the newline-joined lines of one sample, cached by those bytes."""
+    def body_stack(self, body: bytes, java: bool) -> tuple[Stack, int] | None:
+        """`stack_of_lines` for the newline-joined lines of one sample, with the number of those lines
+        (the parser counts lines by them); None if one is not a frame line.
+
+        A body is cached the second time it comes, not the first: most bodies of a deep capture come
+        once (each sample's leaf differs), and keeping every one cost more than it saved (15% of the
+        parse on a system-wide capture during a build), while a capture that repeats its stacks gets
+        its hits from the second sighting on. The first sighting leaves only the body's hash, which
+        the cache look-up has just computed (bytes keep their hash).
+        """
         cache = self._bodies[java]
-        stack = cache.get(body)
-        if stack is None:
-            stack = self.stack_of_lines(body.split(b"\n"), java)
+        known = cache.get(body)
+        if known is None:
+            lines = body.split(b"\n")
+            stack = self.stack_of_lines(lines, java)
             if stack is None:
                 return None
-            if self._body_bytes > MAX_CACHED_BODY_BYTES:
-                self._bodies[0].clear()
-                self._bodies[1].clear()
-                self._body_bytes = 0
-            cache[body] = stack
-            self._body_bytes += len(body)
-        return stack
+            known = (stack, len(lines))
+            seen = self._seen_bodies
+            digest = hash(body)
+            if digest not in seen:
+                if len(seen) >= MAX_CACHED_LINES:
+                    seen.clear()
+                seen.add(digest)
+            else:
+                if self._body_bytes > MAX_CACHED_BODY_BYTES:
+                    self._bodies[0].clear()
+                    self._bodies[1].clear()
+                    self._body_bytes = 0
+                cache[body] = known
+                self._body_bytes += len(body)
+        return known
