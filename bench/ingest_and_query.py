@@ -30,6 +30,7 @@ BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH.parent / "backend"))
 sys.path.insert(0, str(BENCH))
 
+from baselines import INFERNO_MISSING, Run, find_inferno, inferno_command, run_timed  # noqa: E402
 from parser_throughput import DEFAULT_CORPUS, naive_collapse  # noqa: E402
 from parser_throughput import build_input as build_repeated  # noqa: E402
 
@@ -58,6 +59,15 @@ def measure_naive(path: Path) -> dict[str, float]:
         samples = sum(naive_collapse(stream).values())
         seconds = time.perf_counter() - start
     return {"seconds": seconds, "samples": samples, "peak_rss_mib": _peak_mib()}
+
+
+def measure_inferno(path: Path) -> Run | None:
+    """`inferno-collapse-perf --nthreads 1` of the same (plain) file, or None when not installed."""
+    tool = find_inferno()
+    if tool is None:
+        print(INFERNO_MISSING)
+        return None
+    return run_timed(inferno_command(tool, path))
 
 
 def measure_ingest(database_url: str, capture_id: int) -> dict[str, float]:
@@ -191,6 +201,7 @@ def main() -> None:
         print(f"input: {path.name}, {size_mb:,.0f} MB", flush=True)
 
         naive = child("--naive", str(path))
+        inferno = measure_inferno(path)
         ingest = child("--ingest", str(capture_id))
         timings = time_queries(capture_id)
     finally:
@@ -204,6 +215,8 @@ def main() -> None:
         ("naive collapse (baseline)", naive["seconds"], naive["peak_rss_mib"]),
         ("ingest: parse + COPY into Postgres", ingest["seconds"], ingest["peak_rss_mib"]),
     ]
+    if inferno is not None:
+        rows.insert(1, ("inferno-collapse-perf --nthreads 1", inferno.seconds, inferno.peak_rss_mib))
     for label, seconds, rss in rows:
         print(
             f"{label:34} {seconds:8.2f} {size_mb / seconds:7.1f} {samples / seconds:10,.0f} "
