@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from operator import itemgetter
 from typing import Any
 
 import numpy as np
@@ -39,6 +38,8 @@ from stallscope.analysis.weighed_tree import (
     WeighedTree,
     folding_marks,
     heaviest,
+    kept_layout,
+    link_children,
     weigh,
 )
 from stallscope.kit.gc import gc_paused
@@ -289,10 +290,7 @@ def _result(
     )
     present = (ca[:, SAMPLES] > 0) | (cb[:, SAMPLES] > 0)
     kept, largest_left_out = heaviest(tree, top, max_nodes, limit, rank, present)
-    levels = np.searchsorted(tree.level_starts, kept, side="right") - 1
-    depths = levels - levels[0]
-    above = np.searchsorted(kept, tree.parent[kept])
-    above[0] = -1
+    levels, depths, above = kept_layout(tree, kept)
     size = _present_size(diff)
     rows_a, rows_b = ca[kept], cb[kept]
     shown = np.zeros((len(kept), 2), dtype=np.int64)
@@ -308,12 +306,7 @@ def _result(
     per_a, per_b = 1 / (total_a or 1), 1 / (total_b or 1)
     labels = _labels(tree, kept, levels, lookup)
     outs = _nodes(labels, rows_a[:, VALUE], rows_b[:, VALUE], scale, per_a, per_b)
-    for out, parent in zip(outs[1:], above[1:].tolist(), strict=True):
-        outs[parent]["children"].append(out)
-    by_label = itemgetter("name")
-    for out in outs:
-        if len(out["children"]) > 1:
-            out["children"].sort(key=by_label)
+    link_children(outs, above)
     deeper_at = np.flatnonzero(deeper)
     folded = (size[kept[deeper_at]] - 1).tolist()
     markers = _nodes(

@@ -105,15 +105,21 @@ class CallsiteTree:
         """The stack id of each pair of `pair_keys`."""
         return self.pair_keys // max(len(self.comms), 1)
 
-    def leaves(self, comms: Sequence[str], stacks: Int64s) -> Int32s:
-        """The leaf node of each (comm, stack) pair; -1 where the tree does not hold the pair."""
+    def pair_positions(self, comms: Sequence[str], stacks: Int64s) -> Int64s:
+        """Where each (comm, stack) pair sits in `pair_keys`; -1 where the tree does not hold it."""
+        if not len(self.pair_keys):
+            return np.full(len(comms), -1, dtype=np.int64)
         index = {name: i for i, name in enumerate(self.comms)}
         comm = np.fromiter((index.get(c, -1) for c in comms), dtype=np.int64, count=len(comms))
         keys = stacks.astype(np.int64) * len(self.comms) + comm
-        at = np.searchsorted(self.pair_keys, keys)
-        at = np.minimum(at, len(self.pair_keys) - 1)
-        found = (comm >= 0) & (len(self.pair_keys) > 0) & (self.pair_keys[at] == keys)
-        return np.where(found, self.pair_leaf[at], -1).astype(np.int32)
+        at = np.minimum(np.searchsorted(self.pair_keys, keys), len(self.pair_keys) - 1)
+        found = (comm >= 0) & (self.pair_keys[at] == keys)
+        return np.where(found, at, -1)
+
+    def leaves(self, comms: Sequence[str], stacks: Int64s) -> Int32s:
+        """The leaf node of each (comm, stack) pair; -1 where the tree does not hold the pair."""
+        at = self.pair_positions(comms, stacks)
+        return np.where(at >= 0, self.pair_leaf[at], -1).astype(np.int32)
 
     def groups(self, level: int) -> tuple[Int64s, Int32s]:
         """Level `level`'s runs of siblings: where each run starts (in the level) and their parent."""

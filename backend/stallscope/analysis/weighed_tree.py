@@ -75,14 +75,10 @@ class Namer:
         self._frames: dict[int, FrameInfo] = {}
 
     def load(self, nodes: Iterable[int]) -> None:
-        tree = self._tree
-        frame_nodes = [n for n in nodes if tree.level_of(n) > PROCESS_LEVEL]
-        wanted = {int(tree.key[n]) for n in frame_nodes}.difference(self._frames)
-        if wanted:
-            self._frames.update(self._lookup(wanted))
+        self.load_levels(np.fromiter(nodes, dtype=np.int64))
 
     def load_levels(self, nodes: NDArray[np.int64]) -> None:
-        """Like `load`, for an array of nodes (no per-node level search)."""
+        """Names of the frames among `nodes`, fetched in one lookup."""
         tree = self._tree
         frame_nodes = nodes[nodes >= tree.level_starts[PROCESS_LEVEL + 1]]
         wanted = set(np.unique(tree.key[frame_nodes]).tolist()).difference(self._frames)
@@ -183,10 +179,7 @@ def _prune(weighed: WeighedTree, namer: Namer, top: int, max_nodes: int, max_dep
     )
     tree, columns = weighed.tree, weighed.columns
     rows = columns[kept]
-    levels = np.searchsorted(tree.level_starts, kept, side="right") - 1
-    depths = levels - levels[0]
-    above = np.searchsorted(kept, tree.parent[kept])  # each kept node's parent, as a position in `kept`
-    above[0] = -1
+    levels, depths, above = kept_layout(tree, kept)
     shown = np.zeros((len(kept), 2), dtype=np.int64)
     np.add.at(shown, above[1:], rows[1:, [VALUE, SAMPLES]])
     below = rows[:, [VALUE, SAMPLES]] - rows[:, [SELF_VALUE, SELF_SAMPLES]]
@@ -201,12 +194,7 @@ def _prune(weighed: WeighedTree, namer: Namer, top: int, max_nodes: int, max_dep
             names, kinds, rows[:, VALUE].tolist(), rows[:, SAMPLES].tolist(), strict=True
         )
     ]
-    for out, parent in zip(outs[1:], above[1:].tolist(), strict=True):
-        outs[parent]["children"].append(out)
-    by_name = itemgetter("name")
-    for out in outs:
-        if len(out["children"]) > 1:
-            out["children"].sort(key=by_name)
+    link_children(outs, above)
     deeper_at = np.flatnonzero(deeper)
     for i, (value, samples), size in zip(
         deeper_at.tolist(), below[deeper_at].tolist(), rows[deeper_at, SIZE].tolist(), strict=True
@@ -239,6 +227,25 @@ def _prune(weighed: WeighedTree, namer: Namer, top: int, max_nodes: int, max_dep
     threshold = largest_left_out / total if total else 0.0
     deep_nodes = int((rows[deeper, SIZE] - 1).sum())
     return PrunedTree(outs[0], len(kept), pruned_nodes, threshold, deep_nodes, height, tall)
+
+
+def kept_layout(tree: CallsiteTree, kept: NDArray[np.int64]) -> tuple[Int64s, Int64s, Int64s]:
+    """For kept nodes (in index order, the first the top): their levels, their depths below the top,
+    and each one's parent as a position in `kept` (-1 for the top)."""
+    levels = np.searchsorted(tree.level_starts, kept, side="right") - 1
+    above = np.searchsorted(kept, tree.parent[kept])
+    above[0] = -1
+    return levels, levels - levels[0], above
+
+
+def link_children(outs: list[dict[str, Any]], above: Int64s) -> None:
+    """Put each emitted node in its parent's `children`, siblings in name order."""
+    for out, parent in zip(outs[1:], above[1:].tolist(), strict=True):
+        outs[parent]["children"].append(out)
+    by_name = itemgetter("name")
+    for out in outs:
+        if len(out["children"]) > 1:
+            out["children"].sort(key=by_name)
 
 
 def folding_marks(

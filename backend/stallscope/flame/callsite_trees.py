@@ -108,7 +108,7 @@ def build_capture_tree(session: Session, capture_id: int) -> CallsiteTree:
     """The capture's tree, with its whole-capture weights per event (`CallsiteTree.whole`)."""
     tree = build(stacks_of(session, capture_id))
     events, comms, stacks, weights, samples = session.execute(text(_WHOLE), {"id": capture_id}).one()
-    leaves_at = _pair_positions(tree, list(comms), np.array(stacks, dtype=np.int64))
+    leaves_at = tree.pair_positions(list(comms), np.array(stacks, dtype=np.int64))  # all there: same rows
     weight_array, sample_array = np.array(weights, dtype=np.int64), np.array(samples, dtype=np.int64)
     event_array = np.array(events, dtype=object)
     for event in sorted(set(events)):
@@ -121,14 +121,6 @@ def build_capture_tree(session: Session, capture_id: int) -> CallsiteTree:
         np.add.at(per_pair[1], leaves_at[chosen], sample_array[chosen])
         tree.whole[event] = per_pair
     return tree
-
-
-def _pair_positions(tree: CallsiteTree, comms: list[str], stacks: np.ndarray) -> np.ndarray:
-    """Where each (comm, stack) pair sits in `tree.pair_keys` (every pair is there: the tree was
-    built from the same rows)."""
-    index = {name: i for i, name in enumerate(tree.comms)}
-    comm = np.fromiter((index[c] for c in comms), dtype=np.int64, count=len(comms))
-    return np.searchsorted(tree.pair_keys, stacks * len(tree.comms) + comm)
 
 
 def _stored_or_built(session: Session, capture: Capture) -> CallsiteTree:
