@@ -310,13 +310,15 @@ def _finish(
 
 def _fail(aux: Conn, capture_id: int, attempt: int, message: str) -> None:
     log.info("capture %s failed: %s", capture_id, message)
-    failed = aux.execute(
-        "UPDATE captures SET status = 'failed', error = %s, progress = 0, parsed_at = %s "
-        "WHERE id = %s AND parse_attempt = %s",
-        (message, datetime.now(UTC), capture_id, attempt),
-    )
-    if failed.rowcount:  # else a newer attempt owns the capture and its results
-        discard_results(aux, capture_id)
+    # One transaction: nobody sees the capture failed while an earlier parse's rows are still there.
+    with aux.transaction():
+        failed = aux.execute(
+            "UPDATE captures SET status = 'failed', error = %s, progress = 0, parsed_at = %s "
+            "WHERE id = %s AND parse_attempt = %s",
+            (message, datetime.now(UTC), capture_id, attempt),
+        )
+        if failed.rowcount:  # else a newer attempt owns the capture and its results
+            discard_results(aux, capture_id)
 
 
 def discard_results(aux: Conn, capture_id: int) -> None:
