@@ -12,14 +12,23 @@ alone would fold away every frame that vanished in B, often what a diff is opene
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from stallscope.analysis.callsites import PROCESS_LEVEL, ROOT, CallsiteTree, Int32s, Int64s, merge
+from stallscope.analysis import weighed_tree
+from stallscope.analysis.callsites import (
+    PROCESS_LEVEL,
+    ROOT,
+    CallsiteTree,
+    Int32s,
+    Int64s,
+    merge,
+    unique_inverse,
+)
 from stallscope.analysis.diff import (
     DIGITS,
     SHARE_DIGITS,
@@ -29,20 +38,20 @@ from stallscope.analysis.diff import (
     scale_for,
     top_functions,
 )
-from stallscope.analysis.flame import DEEPER_NAME, OTHER_NAME, ROOT_NAME, TALL_LEVELS
+from stallscope.analysis.flame import DEEPER_NAME, OTHER_NAME
+from stallscope.analysis.tree_text import json_string, node_text, number_texts, write_tree
 from stallscope.analysis.weighed_tree import (
     SAMPLES,
     SELF_VALUE,
     VALUE,
     FrameLookup,
+    Labels,
     WeighedTree,
     folding_marks,
     heaviest,
     kept_layout,
-    link_children,
-    weigh,
+    node_labels,
 )
-from stallscope.kit.gc import gc_paused
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -89,25 +98,26 @@ class FunctionIndex:
         open at it, which in that order is one running maximum of `end`.
         """
         frames_start = int(tree.level_starts[min(PROCESS_LEVEL + 1, tree.levels)])
-        names, inverse = np.unique(tree.key[frames_start:].astype(np.int64), return_inverse=True)
+        names, inverse = unique_inverse(tree.key[frames_start:].astype(np.int64))
         pre, end = _preorder(tree)
         span = tree.node_count + 1  # ranges lie within [0, node_count]: groups never overlap below
-        order = np.argsort(inverse * span + pre[frames_start:])
+        order = _by_function_then_preorder(inverse, pre, frames_start)
         groups = inverse[order]
         if not len(groups):  # no frames at all: only processes, or nothing
             empty = np.zeros(0, dtype=np.int64)
             return FunctionIndex(frames_start, names, empty, empty, empty, empty, empty)
         reach = np.maximum.accumulate(groups * span + end[frames_start:][order])
         nested = np.concatenate(([False], reach[:-1] > groups[1:] * span + pre[frames_start:][order][1:]))
-        outermost = ~nested
+        outermost_groups = groups[~nested]
+        total_starts = _group_starts(outermost_groups)
         return FunctionIndex(
             frames_start=frames_start,
             names=names,
             self_order=order,
             self_starts=_group_starts(groups),
-            total_order=order[outermost],
-            total_starts=_group_starts(groups[outermost]),
-            total_names=np.unique(groups[outermost]),
+            total_order=order[~nested],
+            total_starts=total_starts,
+            total_names=outermost_groups[total_starts],
         )
 
     def sums(self, values: Int64s, order: Int64s, starts: Int64s) -> Int64s:
@@ -115,6 +125,22 @@ class FunctionIndex:
         if not len(order):
             return np.zeros(0, dtype=np.int64)
         return np.add.reduceat(values[self.frames_start :][order], starts)
+
+
+def _by_function_then_preorder(functions: Int64s, pre: Int64s, frames_start: int) -> Int64s:
+    """Frame nodes (as offsets from `frames_start`) sorted by function, then depth-first order.
+
+    `pre` is a permutation of the tree's nodes, so listing nodes in depth-first order needs no sort;
+    a stable sort by function then keeps that order within each function, and for up to 65,536
+    functions numpy sorts 16-bit keys by radix (5 ms on 350,000 nodes, against 23 ms for one sort
+    of a combined key)."""
+    in_preorder = np.empty(len(pre), dtype=np.int64)
+    in_preorder[pre] = np.arange(len(pre))
+    frame_nodes = in_preorder[in_preorder >= frames_start] - frames_start
+    keys = functions[frame_nodes]
+    narrow = keys.astype(np.uint16) if len(functions) and int(keys.max()) < 1 << 16 else keys
+    ordered: Int64s = frame_nodes[np.argsort(narrow, kind="stable")]
+    return ordered
 
 
 def _group_starts(sorted_groups: Int64s) -> Int64s:
@@ -125,10 +151,39 @@ def _group_starts(sorted_groups: Int64s) -> Int64s:
 
 def by_name(tree: CallsiteTree, frame_ids: Int64s, representatives: Int64s) -> NamedTree:
     """`tree` with frames merged by name: `representatives[i]` is the lowest frame id of the name of
-    `frame_ids[i]` (it gives the merged frame its name and kind); every frame of the tree is listed."""
+    `frame_ids[i]` (it gives the merged frame its name and kind); every frame of the tree is listed.
+
+    When no two frames share a name, each frame is its own representative and the tree is its own
+    merge (most captures: names repeat across kinds only)."""
+    if np.array_equal(frame_ids, representatives):
+        return NamedTree(tree)
     frame_keys = np.zeros(int(frame_ids.max(initial=0)) + 1, dtype=np.int64)
     frame_keys[frame_ids] = representatives
     return NamedTree(merge([tree], frame_keys))
+
+
+INDEX_ARRAYS = ("names", "self_order", "self_starts", "total_order", "total_starts", "total_names")
+
+
+def named_parts(tree: CallsiteTree, frame_ids: Int64s, representatives: Int64s) -> dict[str, Int32s]:
+    """What `named_from_parts` needs to make the named tree of one capture's `tree` and its function
+    index without asking the database or sorting: stored with the tree after its parse, so the first
+    diff of a capture's ranges starts from them (names merge within the capture the same way then)."""
+    named = by_name(tree, frame_ids, representatives)
+    index = named.functions()
+    wide = {"frame_ids": frame_ids, "representatives": representatives, "frames_start": [index.frames_start]}
+    wide.update({name: getattr(index, name) for name in INDEX_ARRAYS})
+    return {name: np.asarray(array).astype(np.int32) for name, array in wide.items()}  # ids and offsets fit
+
+
+def named_from_parts(tree: CallsiteTree, parts: Mapping[str, NDArray[Any]]) -> NamedTree | None:
+    """The named tree and function index `named_parts` stored, or None if they were not stored."""
+    if "representatives" not in parts:
+        return None
+    named = by_name(tree, parts["frame_ids"].astype(np.int64), parts["representatives"].astype(np.int64))
+    arrays = {name: parts[name].astype(np.int64) for name in INDEX_ARRAYS}
+    named._functions.append(FunctionIndex(frames_start=int(parts["frames_start"][0]), **arrays))
+    return named
 
 
 def frame_ids(tree: CallsiteTree) -> list[int]:
@@ -215,8 +270,7 @@ def weigh_sides(
     normalize: Normalize,
 ) -> WeighedDiff:
     """Weigh A and B (each `(weights, samples)` per leaf) and tabulate every function's weights."""
-    a = weigh(named.tree, leaves_a, *weights_a)
-    b = weigh(named.tree, leaves_b, *weights_b)
+    a, b = weighed_tree.weigh_views(named.tree, [(leaves_a, *weights_a), (leaves_b, *weights_b)], sizes=False)
     scale = scale_for(int(a.value[ROOT]), int(b.value[ROOT]), normalize)
     frames, weights = _function_table(named, a, b)
     return WeighedDiff(named, a, b, normalize, scale, frames, weights)
@@ -274,8 +328,7 @@ def result(
     `top_count` functions that changed most by total and by self (`DiffResult.function_count`
     counts them all)."""
     limit = None if max_depth is None else max(max_depth, 1)
-    with gc_paused():
-        return _result(diff, top, max(max_nodes, 1), limit, lookup, top_count)
+    return _result(diff, top, max(max_nodes, 1), limit, lookup, top_count)
 
 
 def _result(
@@ -305,38 +358,29 @@ def _result(
     total_a, total_b = int(ca[ROOT, VALUE]), int(cb[ROOT, VALUE])
     per_a, per_b = 1 / (total_a or 1), 1 / (total_b or 1)
     labels = _labels(tree, kept, levels, lookup)
-    outs = _nodes(labels, rows_a[:, VALUE], rows_b[:, VALUE], scale, per_a, per_b)
-    link_children(outs, above)
+    kinds = [json_string(kind or "user") for kind in labels.kinds]  # as `analysis.diff` names kinds
+    fields = _fields(
+        [kinds[i] for i in labels.kind_ids.tolist()], rows_a[:, VALUE], rows_b[:, VALUE], scale, per_a, per_b
+    )
+    folded_text: dict[int, str] = {}
     deeper_at = np.flatnonzero(deeper)
     folded = (size[kept[deeper_at]] - 1).tolist()
-    markers = _nodes(
-        [(DEEPER_NAME, "deeper")] * len(deeper_at),
-        below[deeper_at, 0],
-        below[deeper_at, 1],
-        scale,
-        per_a,
-        per_b,
+    markers = _fields(
+        ['"deeper"'] * len(deeper_at), below[deeper_at, 0], below[deeper_at, 1], scale, per_a, per_b
     )
     for i, marker, frames in zip(deeper_at.tolist(), markers, folded, strict=True):
-        marker["folded_frames"] = frames
-        outs[i]["children"].append(marker)
+        folded_text[i] = node_text(DEEPER_NAME, f'{marker},"folded_frames":{frames}')
     other_at = np.flatnonzero(other)
-    others = _nodes(
-        [(OTHER_NAME, "other")] * len(other_at),
-        other_ab[other_at, 0],
-        other_ab[other_at, 1],
-        scale,
-        per_a,
-        per_b,
+    others = _fields(
+        ['"other"'] * len(other_at), other_ab[other_at, 0], other_ab[other_at, 1], scale, per_a, per_b
     )
     for i, marker in zip(other_at.tolist(), others, strict=True):
-        outs[i]["children"].append(marker)
+        folded_text[i] = node_text(OTHER_NAME, marker)
     truncated, heights = folding_marks(above, depths, deeper | other)
-    for i in np.flatnonzero(truncated).tolist():
-        outs[i]["truncated"] = True
+    text = write_tree(above, depths, labels.name_ids, labels.names, fields, folded_text, truncated)
     largest = max(ca[top, VALUE] * scale, cb[top, VALUE])
     return DiffResult(
-        root=outs[0],
+        tree=None,
         total_a=total_a,
         total_b=total_b,
         samples_a=int(ca[ROOT, SAMPLES]),
@@ -350,7 +394,7 @@ def _result(
         prune_threshold=largest_left_out / largest if largest else 0.0,
         deep_nodes=int((size[kept[deeper_at]] - 1).sum()),
         height=int(heights[0]),
-        tall=frozenset(id(outs[i]) for i in np.flatnonzero(heights >= TALL_LEVELS).tolist()),
+        text=text,
     )
 
 
@@ -361,43 +405,30 @@ def _present_size(diff: WeighedDiff) -> Int64s:
     return present[:, 0]
 
 
-def _labels(tree: CallsiteTree, kept: Int64s, levels: Int64s, lookup: FrameLookup) -> list[tuple[str, str]]:
-    keys = tree.key[kept].tolist()
-    frame_keys = [key for key, level in zip(keys, levels.tolist(), strict=True) if level > PROCESS_LEVEL]
-    frames = lookup(frame_keys)
-    labels: list[tuple[str, str]] = []
-    for key, level in zip(keys, levels.tolist(), strict=True):
-        if level > PROCESS_LEVEL:
-            info = frames[key]
-            labels.append((info.name, info.kind or "user"))
-        elif level == PROCESS_LEVEL:
-            labels.append((tree.comms[key], "process"))
-        else:
-            labels.append((ROOT_NAME, "root"))
-    return labels
+def _labels(tree: CallsiteTree, kept: Int64s, levels: Int64s, lookup: FrameLookup) -> Labels:
+    frame_keys = tree.key[kept[levels > PROCESS_LEVEL]]
+    return node_labels(tree, kept, levels, lookup(unique_inverse(frame_keys.astype(np.int64))[0].tolist()))
 
 
-def _nodes(
-    labels: Sequence[tuple[str, str]], xs: Int64s, ys: Int64s, scale: float, per_a: float, per_b: float
-) -> list[dict[str, Any]]:
-    """Diff nodes (B's weight as `value`), their deltas and share deltas computed on arrays.
+def _fields(
+    kind_texts: Sequence[str], xs: Int64s, ys: Int64s, scale: float, per_a: float, per_b: float
+) -> list[str]:
+    """Diff nodes' JSON fields after their name (`kind_texts` as JSON strings, B's weight as
+    `value`), deltas and share deltas computed on arrays.
 
     A delta is exact while nothing is scaled, else rounded to `DIGITS` places; a share delta to
-    `SHARE_DIGITS` places (numpy's rounding: it may differ from `round` in the last place)."""
-    deltas = (ys - xs).tolist() if scale == 1.0 else np.round(ys - xs * scale, DIGITS).tolist()
-    shares = np.round(ys * per_b - xs * per_a, SHARE_DIGITS).tolist()
+    `SHARE_DIGITS` places (numpy's rounding: it may differ from `round` in the last place).
+    """
+    deltas = ys - xs if scale == 1.0 else np.round(ys - xs * scale, DIGITS)
+    shares = np.round(ys * per_b - xs * per_a, SHARE_DIGITS)
     return [
-        {
-            "name": name,
-            "kind": kind,
-            "value": y,
-            "a": x,
-            "b": y,
-            "delta": delta,
-            "share_delta": share,
-            "children": [],
-        }
-        for (name, kind), x, y, delta, share in zip(
-            labels, xs.tolist(), ys.tolist(), deltas, shares, strict=True
+        f',"kind":{kind},"value":{y},"a":{x},"b":{y},"delta":{delta},"share_delta":{share}'
+        for kind, x, y, delta, share in zip(
+            kind_texts,
+            number_texts(xs),
+            number_texts(ys),
+            number_texts(deltas),
+            number_texts(shares),
+            strict=True,
         )
     ]

@@ -70,7 +70,7 @@ class CallsiteTree:
     """A capture's own tree: per event, every pair's weight and samples over the whole capture,
     aligned with `pair_keys` (the view a capture is first opened with needs no query then).
     Empty for a merged tree."""
-    _runs: list[Int64s] = field(default_factory=list, repr=False)
+    _runs: list[Int32s] = field(default_factory=list, repr=False)
 
     @property
     def node_count(self) -> int:
@@ -121,20 +121,21 @@ class CallsiteTree:
         at = self.pair_positions(comms, stacks)
         return np.where(at >= 0, self.pair_leaf[at], -1).astype(np.int32)
 
-    def groups(self, level: int) -> tuple[Int64s, Int32s]:
+    def groups(self, level: int) -> tuple[Int32s, Int32s]:
         """Level `level`'s runs of siblings: where each run starts (in the level) and their parent."""
         runs = self.run_starts()
         lo, hi = self.level_starts[level], self.level_starts[level + 1]
-        first, end = np.searchsorted(runs, [lo, hi])
+        first, end = np.searchsorted(runs, np.array([lo, hi], dtype=runs.dtype))  # same dtype: no copy
         starts = runs[first:end]
         return starts - lo, self.parent[starts]
 
-    def run_starts(self) -> Int64s:
+    def run_starts(self) -> Int32s:
         """Where every run of siblings starts, over all levels (a node whose parent differs from the
         previous node's): found once per tree, a fraction of its size."""
         if not self._runs:
             parents = self.parent
-            self._runs.append(np.flatnonzero(np.concatenate(([True], parents[1:] != parents[:-1]))))
+            starts = np.flatnonzero(np.concatenate(([True], parents[1:] != parents[:-1])))
+            self._runs.append(starts.astype(np.int32))  # half the bytes: a tree has under 2**31 nodes
         return self._runs[0]
 
     def children(self, node: int) -> tuple[int, int]:
@@ -175,6 +176,39 @@ class CallsiteTree:
             lo, hi = self.level_starts[level], self.level_starts[level + 1]
             starts, parents = self.groups(level)
             values[parents] += np.add.reduceat(values[lo:hi], starts, axis=0)
+
+
+DENSE_SLACK = 8
+"""`unique_inverse` counts in a table of `max + 1` flags when that is at most this many times the
+values' count (plus a floor): frame ids are dense enough in practice, a sort is the fallback."""
+
+
+def unique_inverse(values: Int64s) -> tuple[Int64s, Int64s]:
+    """`np.unique(values, return_inverse=True)` for non-negative integers: by a table of flags
+    when the values are dense enough (linear: 1 ms where the sort takes 45 ms on 350,000 frame ids)."""
+    top = int(values.max(initial=-1)) + 1
+    if top > DENSE_SLACK * len(values) + 1_000_000:
+        uniques, inverse = np.unique(values, return_inverse=True)
+        return uniques, inverse.reshape(-1)
+    present = np.zeros(top, dtype=bool)
+    present[values] = True
+    rank = np.cumsum(present, dtype=np.int64) - 1
+    return np.flatnonzero(present), rank[values]
+
+
+def unique_of_runs(values: Int64s) -> tuple[Int64s, Int64s, Int64s]:
+    """`np.unique(values, return_index=True, return_inverse=True)` for values that are a few sorted
+    runs one after another (the same level of several trees): a stable sort finds and merges the
+    runs (numpy's timsort), where `np.unique` sorts from scratch: 46 ms against 196 to merge ten
+    300,000-node trees. The index is each value's first occurrence."""
+    order = np.argsort(values, kind="stable")
+    ordered = values[order]
+    new = np.empty(len(values), dtype=bool)
+    new[:1] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
+    inverse = np.empty(len(values), dtype=np.int64)
+    inverse[order] = np.cumsum(new) - 1
+    return ordered[new], order[new], inverse
 
 
 def build(stacks: Stacks) -> CallsiteTree:
@@ -246,7 +280,7 @@ def merge(trees: Sequence[CallsiteTree], frame_keys: Int64s | None = None) -> Ca
                 key = frame_keys[key]
             parts.append((old_to_new[tree.parent[lo:hi]] << FRAME_BITS) | key)
         combined = np.concatenate(parts)
-        merged, inverse = np.unique(combined, return_inverse=True)
+        merged, _, inverse = unique_of_runs(combined)
         at = 0
         for tree, old_to_new, part in zip(trees, maps, parts, strict=True):
             if len(part):
@@ -264,7 +298,7 @@ def merge(trees: Sequence[CallsiteTree], frame_keys: Int64s | None = None) -> Ca
         stack, comm = np.divmod(tree.pair_keys, len(tree.comms))
         pair_parts.append(stack * len(comms) + remap[comm])
         leaf_parts.append(old_to_new[tree.pair_leaf])
-    pair_keys, first = np.unique(np.concatenate(pair_parts), return_index=True)
+    pair_keys, first, _ = unique_of_runs(np.concatenate(pair_parts))
     return CallsiteTree(
         parent=np.concatenate(parents),
         key=np.concatenate(keys),

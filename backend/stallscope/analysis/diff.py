@@ -28,6 +28,7 @@ weights. Nothing here recurses, so a 100,000-frame stack costs its size and no m
 from __future__ import annotations
 
 import heapq
+import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import compress, repeat
@@ -96,8 +97,9 @@ class FunctionDelta:
 
 @dataclass(frozen=True, slots=True)
 class DiffResult:
-    root: dict[str, Any]
-    """d3-flame-graph JSON (`value` is B's weight) with `a`, `b`, `delta`, `share_delta` per node."""
+    tree: dict[str, Any] | None
+    """d3-flame-graph JSON (`value` is B's weight) with `a`, `b`, `delta`, `share_delta` per node, or
+    None when it was written as `text`."""
     total_a: int
     total_b: int
     samples_a: int
@@ -115,10 +117,19 @@ class DiffResult:
     """Of `pruned_nodes`, those below the depth budget (folded into "(deeper)" children)."""
     height: int = 0
     """Levels below `root` in the answer, folded children included."""
-    tall: frozenset[int] | None = None
-    """As `analysis.flame.PrunedTree.tall`: the nodes the JSON writer must write in parts."""
     function_count: int | None = None
     """Functions in the table when `functions` holds only the most changed (None: all are there)."""
+    text: str | None = None
+    """The tree as JSON text, when it was written from arrays (`analysis/tree_text.py`)."""
+
+    @property
+    def root(self) -> dict[str, Any]:
+        """The tree as dicts, parsed from `text` when it was written as text."""
+        if self.tree is not None:
+            return self.tree
+        assert self.text is not None
+        root: dict[str, Any] = json.loads(self.text)
+        return root
 
 
 def scale_for(total_a: int, total_b: int, normalize: Normalize) -> float:
@@ -297,7 +308,7 @@ class DiffTree:
         with gc_paused():
             pruned = _prune(self, node, max_nodes, max_depth)
         return DiffResult(
-            root=pruned.root,
+            tree=pruned.root,
             total_a=self.side_a.total,
             total_b=self.side_b.total,
             samples_a=self.side_a.samples,

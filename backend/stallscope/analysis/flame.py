@@ -16,6 +16,7 @@ Everything here walks the tree with explicit stacks, never recursion: deep stack
 from __future__ import annotations
 
 import heapq
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -26,9 +27,6 @@ OTHER_NAME = "(other)"
 DEEPER_NAME = "(deeper)"
 """The child standing for everything below the depth budget; its `folded_frames` says how much."""
 ROOT_NAME = "all"
-TALL_LEVELS = 100
-"""Subtrees at least this tall are written to JSON in parts (`flame/tree_json.py`): JSON encoders
-recurse per nesting level, and each tree level nests twice (a node, then its children list)."""
 
 
 class FlameNode:
@@ -116,7 +114,8 @@ def find_focus(root: FlameNode, path: Sequence[str]) -> FlameNode | None:
 
 @dataclass(frozen=True, slots=True)
 class PrunedTree:
-    root: dict[str, Any]
+    tree: dict[str, Any] | None
+    """The answer's tree as dicts, or None when it was written as `text`."""
     node_count: int
     pruned_nodes: int
     """Nodes not sent, whether folded into "(other)" or "(deeper)"."""
@@ -126,9 +125,17 @@ class PrunedTree:
     """Of `pruned_nodes`, those below the depth budget (folded into "(deeper)" children)."""
     height: int = 0
     """Levels below `root` in the answer, folded children included."""
-    tall: frozenset[int] | None = None
-    """`id` of every node dict whose subtree is at least `TALL_LEVELS` tall, when known: the JSON
-    writer then need not measure the tree again."""
+    text: str | None = None
+    """The answer's tree as JSON text, when it was written from arrays (`analysis/tree_text.py`)."""
+
+    @property
+    def root(self) -> dict[str, Any]:
+        """The tree as dicts, parsed from `text` when it was written as text."""
+        if self.tree is not None:
+            return self.tree
+        assert self.text is not None
+        root: dict[str, Any] = json.loads(self.text)
+        return root
 
 
 def prune_tree(root: FlameNode, max_nodes: int, max_depth: int | None = None) -> PrunedTree:

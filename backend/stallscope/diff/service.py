@@ -5,24 +5,26 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from typing import TypeVar
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
 import numpy as np
+from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
 from stallscope.analysis import callsite_diff
 from stallscope.analysis.callsite_diff import NamedTree, WeighedDiff
 from stallscope.analysis.diff import DiffResult, FunctionDelta, Normalize, top_functions
 from stallscope.captures.service import require_captures, unit_of
-from stallscope.diff.schemas import DiffOut, FunctionOut, SideOut
+from stallscope.diff.schemas import FunctionOut, SideOut
 from stallscope.flame import callsite_trees, repository
 from stallscope.flame.answer_cache import AnswerCache
 from stallscope.flame.catalog import catalog
 from stallscope.flame.schemas import SampleFilter
 from stallscope.flame.stack_rows import StackWeightArrays, stack_weight_arrays
-from stallscope.flame.tree_json import tree_payload_json
+from stallscope.flame.tree_json import payload_with_tree
 from stallscope.kit.errors import NotFound, Unavailable
-from stallscope.kit.gc import gc_paused
 from stallscope.models import Capture
 
 NAMED_CACHE_SIZE = 2
@@ -37,6 +39,7 @@ _trees: OrderedDict[str, tuple[WeighedDiff, str | None, list[str]]] = OrderedDic
 _answers = AnswerCache(12 * 1024 * 1024)
 """A shared link opened twice, Back and Forward, a second browser: the same answer is asked for again."""
 _cache_lock = threading.Lock()
+_side_readers = ThreadPoolExecutor(max_workers=2, thread_name_prefix="diff-side")
 V = TypeVar("V")
 
 
@@ -94,13 +97,15 @@ def _versions(captures: list[Capture]) -> str:
 def _named_tree(session: Session, captures: list[Capture]) -> NamedTree:
     key = _versions(captures)
     found = _cached(_named, key)
+    if found is None and len(captures) == 1:  # its parse stored it
+        found = callsite_trees.trees.named_for(session, captures[0])
     if found is None:
         tree = callsite_trees.trees.tree_for(session, captures)
         ids, representatives = repository.name_representatives(session, callsite_diff.frame_ids(tree))
         found = callsite_diff.by_name(
             tree, np.array(ids, dtype=np.int64), np.array(representatives, dtype=np.int64)
         )
-        _keep(_named, key, found, NAMED_CACHE_SIZE)
+    _keep(_named, key, found, NAMED_CACHE_SIZE)
     return found
 
 
@@ -110,10 +115,13 @@ def _weighed_diff(
     """Both sides read by the flame graph's own queries and weighed on one tree of all their captures.
 
     A pair the tree lacks means a stale tree: rebuilt once, as the flame graph does."""
-    rows_a = stack_weight_arrays(repository.stack_weight_columns(session, a))
-    rows_b = stack_weight_arrays(repository.stack_weight_columns(session, b))
+    reading = _read_sides(session, [a, b])
+    named = _named_tree(session, captures)  # while the database aggregates the sides
+    named.functions()
+    rows_a, rows_b = reading()
     for attempt in range(2):
-        named = _named_tree(session, captures)
+        if attempt:
+            named = _named_tree(session, captures)
         leaves_a = named.tree.leaves(rows_a.comms, rows_a.stacks)
         leaves_b = named.tree.leaves(rows_b.comms, rows_b.stacks)
         if (leaves_a >= 0).all() and (leaves_b >= 0).all():
@@ -130,6 +138,24 @@ def _weighed_diff(
             with _cache_lock:
                 _named.pop(_versions(captures), None)
     raise Unavailable("some stacks of this diff are not in its captures' call-site tree")
+
+
+def _read_sides(session: Session, sides: list[SampleFilter]) -> Callable[[], list[StackWeightArrays]]:
+    """Start reading each side's stack weights; the call returned waits for them.
+
+    With an engine to connect with, the sides are read at once on their own connections, while this
+    thread goes on (the database aggregates both on two cores; the named tree is built meanwhile).
+    A session bound to one connection reads them in turn, when waited for."""
+    bind = session.get_bind()
+    if not isinstance(bind, Engine):
+        return lambda: [stack_weight_arrays(repository.stack_weight_columns(session, side)) for side in sides]
+    pending = [_side_readers.submit(_read_side, bind, side) for side in sides]
+    return lambda: [future.result() for future in pending]
+
+
+def _read_side(bind: Engine, side: SampleFilter) -> StackWeightArrays:
+    with Session(bind=bind) as side_session:
+        return stack_weight_arrays(repository.stack_weight_columns(side_session, side))
 
 
 def _weights(rows: StackWeightArrays) -> tuple[np.ndarray, np.ndarray]:
@@ -175,34 +201,28 @@ def diff_json(
     node = callsite_diff.find(weighed, focus, lookup)
     if node is None:
         raise NotFound(f"the frame path {' > '.join(focus)} is in neither side of this diff")
-    # Tens of thousands of dicts, gone once encoded: freed before the collector runs again (see
-    # flame/service.py).
-    with gc_paused():
-        result = callsite_diff.result(weighed, node, max_nodes, max_depth, lookup, top)
-        out = DiffOut(
-            root=result.root,
-            a=SideOut(captures=a.capture_ids, total=result.total_a, samples=result.samples_a),
-            b=SideOut(captures=b.capture_ids, total=result.total_b, samples=result.samples_b),
-            source=a.source,
-            state=a.state,
-            unit=_unit(captures, a.source, event),
-            event=event,
-            events=events,
-            normalize=normalize,
-            scale=result.scale,
-            functions=[FunctionOut.of(f) for f in _functions(result, top)],
-            function_count=len(result.functions) if result.function_count is None else result.function_count,
-            node_count=result.node_count,
-            pruned_nodes=result.pruned_nodes,
-            prune_threshold=result.prune_threshold,
-            focus=focus,
-            max_depth=max_depth,
-            deep_nodes=result.deep_nodes,
-            height=result.height,
-        )
-        body = tree_payload_json(
-            out.model_dump(mode="json", exclude={"root"}), out.root, out.height, result.tall
-        )
-        del out, result
+    result = callsite_diff.result(weighed, node, max_nodes, max_depth, lookup, top)
+    assert result.text is not None  # written from arrays
+    fields: dict[str, Any] = {
+        "a": SideOut(captures=a.capture_ids, total=result.total_a, samples=result.samples_a).model_dump(),
+        "b": SideOut(captures=b.capture_ids, total=result.total_b, samples=result.samples_b).model_dump(),
+        "source": a.source,
+        "state": a.state,
+        "unit": _unit(captures, a.source, event),
+        "event": event,
+        "events": events,
+        "normalize": normalize,
+        "scale": result.scale,
+        "functions": [FunctionOut.of(f).model_dump(mode="json") for f in _functions(result, top)],
+        "function_count": (len(result.functions) if result.function_count is None else result.function_count),
+        "node_count": result.node_count,
+        "pruned_nodes": result.pruned_nodes,
+        "prune_threshold": result.prune_threshold,
+        "focus": focus,
+        "max_depth": max_depth,
+        "deep_nodes": result.deep_nodes,
+        "height": result.height,
+    }
+    body = payload_with_tree(fields, result.text)
     _answers.put(key, body)
     return body

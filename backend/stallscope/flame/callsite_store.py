@@ -13,6 +13,7 @@ import struct
 from datetime import datetime
 
 import numpy as np
+import psycopg
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
@@ -20,24 +21,29 @@ from stallscope.analysis.callsites import CallsiteTree
 
 log = logging.getLogger(__name__)
 
-FORMAT = 3
+FORMAT = 4
 """Bump when `CallsiteTree`'s arrays change meaning: stored trees of other formats are rebuilt."""
 ARRAYS = ("parent", "key", "level_starts", "pair_keys", "pair_leaf")
 ALIGN = 8
 """Each array starts at a multiple of this: read in place, an int64 array must be aligned."""
+EXTRA = "extra."
+"""Prefix of the arrays stored beside a tree (`to_bytes(extra=...)`): the diff's parts of it."""
+
+Arrays = dict[str, np.ndarray]
 
 
-def to_bytes(tree: CallsiteTree) -> bytes:
+def to_bytes(tree: CallsiteTree, extra: Arrays | None = None) -> bytes:
     """A JSON header (each array's name, dtype, length and offset, and the events of the whole-capture
-    weights), then the arrays' bytes as they are in memory.
+    weights), then the arrays' bytes as they are in memory; `extra` arrays after the tree's.
 
     Read back with `np.frombuffer`, in place: no archive to unpack, no copy (npz took three times
     as long to read as the rows took to arrive).
     """
-    arrays: dict[str, np.ndarray] = {name: getattr(tree, name) for name in ARRAYS}
+    arrays: Arrays = {name: getattr(tree, name) for name in ARRAYS}
     events = sorted(tree.whole)
     for i, event in enumerate(events):
         arrays[f"whole_weights_{i}"], arrays[f"whole_samples_{i}"] = tree.whole[event]
+    arrays.update({EXTRA + name: array for name, array in (extra or {}).items()})
     index: list[list[object]] = []
     parts: list[bytes] = []
     offset = 0
@@ -52,17 +58,29 @@ def to_bytes(tree: CallsiteTree) -> bytes:
     return struct.pack("<I", len(head)) + head + b"".join(parts)
 
 
-def from_bytes(data: bytes, comms: list[str]) -> CallsiteTree:
+def _read(data: bytes) -> tuple[dict[str, object], Arrays]:
     (head_size,) = struct.unpack_from("<I", data)
-    head = json.loads(data[4 : 4 + head_size].rstrip(b"\0"))
+    head: dict[str, object] = json.loads(data[4 : 4 + head_size].rstrip(b"\0"))
     base = 4 + head_size
+    listed = head["arrays"]
+    assert isinstance(listed, list)
     arrays = {
         name: np.frombuffer(data, dtype=np.dtype(dtype), count=count, offset=base + offset)
-        for name, dtype, count, offset in head["arrays"]
+        for name, dtype, count, offset in listed
     }
+    return head, arrays
+
+
+def from_bytes(data: bytes, comms: list[str]) -> CallsiteTree:
+    """The tree of `to_bytes`. Its arrays are read in place when nothing else is stored with it, else
+    copied out, so that a cached tree does not keep the extra arrays' bytes alive."""
+    head, arrays = _read(data)
+    if any(name.startswith(EXTRA) for name in arrays):
+        arrays = {name: array.copy() for name, array in arrays.items() if not name.startswith(EXTRA)}
+    events = head["events"]
+    assert isinstance(events, list)
     whole = {
-        event: (arrays[f"whole_weights_{i}"], arrays[f"whole_samples_{i}"])
-        for i, event in enumerate(head["events"])
+        event: (arrays[f"whole_weights_{i}"], arrays[f"whole_samples_{i}"]) for i, event in enumerate(events)
     }
     return CallsiteTree(
         parent=arrays["parent"],
@@ -75,22 +93,46 @@ def from_bytes(data: bytes, comms: list[str]) -> CallsiteTree:
     )
 
 
-def load(session: Session, capture_id: int, parsed_at: datetime | None) -> CallsiteTree | None:
-    """The stored tree of this parse of the capture, or None."""
-    row = session.execute(
-        text(
+def extras_from_bytes(data: bytes) -> Arrays:
+    """The `extra` arrays of `to_bytes`, by the names they were given."""
+    return {name[len(EXTRA) :]: array for name, array in _read(data)[1].items() if name.startswith(EXTRA)}
+
+
+def _stored(session: Session, capture_id: int, parsed_at: datetime | None) -> tuple[list[str], bytes] | None:
+    """The stored comms and bytes of this parse's tree, read in PostgreSQL's binary format on the
+    session's own connection (its transaction): as text a `bytea` travels hex-encoded, twice its
+    size, and decoding it took 12 ms of the 14 a 2.6 MB tree took to read."""
+    driver = session.connection().connection.driver_connection
+    assert isinstance(driver, psycopg.Connection)
+    with driver.cursor(binary=True) as cursor:
+        cursor.execute(
             "SELECT comms, arrays FROM capture_callsite_trees "
-            "WHERE capture_id = :id AND parsed_at = :parsed_at AND format = :format"
-        ),
-        {"id": capture_id, "parsed_at": parsed_at, "format": FORMAT},
-    ).first()
+            "WHERE capture_id = %s AND parsed_at = %s AND format = %s",
+            (capture_id, parsed_at, FORMAT),
+        )
+        row = cursor.fetchone()
     if row is None:
         return None
-    return from_bytes(bytes(row.arrays), list(row.comms))
+    comms, arrays = row
+    return list(comms), bytes(arrays)
 
 
-def store(session: Session, capture_id: int, parsed_at: datetime, tree: CallsiteTree) -> None:
-    """Keep the tree of this parse (replacing any other); the caller commits."""
+def load(session: Session, capture_id: int, parsed_at: datetime | None) -> CallsiteTree | None:
+    """The stored tree of this parse of the capture, or None."""
+    stored = _stored(session, capture_id, parsed_at)
+    return None if stored is None else from_bytes(stored[1], stored[0])
+
+
+def load_extras(session: Session, capture_id: int, parsed_at: datetime | None) -> Arrays | None:
+    """The arrays stored beside this parse's tree, or None when no tree of this parse is stored."""
+    stored = _stored(session, capture_id, parsed_at)
+    return None if stored is None else extras_from_bytes(stored[1])
+
+
+def store(
+    session: Session, capture_id: int, parsed_at: datetime, tree: CallsiteTree, extra: Arrays | None = None
+) -> None:
+    """Keep the tree of this parse (replacing any other), with `extra` arrays; the caller commits."""
     session.execute(
         text(
             "INSERT INTO capture_callsite_trees (capture_id, parsed_at, format, comms, arrays) "
@@ -103,6 +145,6 @@ def store(session: Session, capture_id: int, parsed_at: datetime, tree: Callsite
             "parsed_at": parsed_at,
             "format": FORMAT,
             "comms": list(tree.comms),
-            "arrays": to_bytes(tree),
+            "arrays": to_bytes(tree, extra),
         },
     )

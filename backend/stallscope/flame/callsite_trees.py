@@ -24,14 +24,17 @@ import numpy as np
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
+from stallscope.analysis import callsite_diff
+from stallscope.analysis.callsite_diff import NamedTree
 from stallscope.analysis.callsites import CallsiteTree, Stacks, build, merge
-from stallscope.flame import callsite_store
+from stallscope.flame import callsite_store, repository
 from stallscope.models import Capture
 
 log = logging.getLogger(__name__)
 
-CACHE_BYTES = 64 * 1024 * 1024
-"""Trees kept per process: a 350,000-node capture's tree takes about 5 MB, and reads back in ~15 ms."""
+CACHE_BYTES = 32 * 1024 * 1024
+"""Trees kept per process: a 350,000-node capture's tree takes about 5 MB and reads back from its
+stored copy in 3 ms, so the cache holds a working set, not every capture browsed."""
 
 _PAIRS = """
     SELECT comm, stack_id FROM capture_stack_totals WHERE capture_id = :id GROUP BY 1, 2
@@ -98,9 +101,14 @@ def _starts(lengths: np.ndarray) -> np.ndarray:
 
 
 def build_and_store(session: Session, capture_id: int, parsed_at: datetime) -> CallsiteTree:
-    """Build the capture's tree from what its parse wrote and keep it for this parse; caller commits."""
+    """Build the capture's tree from what its parse wrote and keep it for this parse, with the parts
+    of its diffs (`callsite_diff.named_parts`); caller commits."""
     tree = build_capture_tree(session, capture_id)
-    callsite_store.store(session, capture_id, parsed_at, tree)
+    ids, representatives = repository.name_representatives(session, callsite_diff.frame_ids(tree))
+    parts = callsite_diff.named_parts(
+        tree, np.array(ids, dtype=np.int64), np.array(representatives, dtype=np.int64)
+    )
+    callsite_store.store(session, capture_id, parsed_at, tree, dict(parts))
     return tree
 
 
@@ -171,6 +179,13 @@ class CallsiteTrees:
         if len(parts) > 1:
             self._put(key, tree)
         return tree
+
+    def named_for(self, session: Session, capture: Capture) -> NamedTree | None:
+        """One capture's tree merged by name, with its function index, as its parse stored them;
+        None when they were not stored (the caller computes them)."""
+        tree = self.tree_for(session, [capture])
+        parts = callsite_store.load_extras(session, capture.id, capture.parsed_at)
+        return None if parts is None else callsite_diff.named_from_parts(tree, parts)
 
     def whole_weights(
         self, session: Session, captures: Sequence[Capture], event: str

@@ -124,8 +124,8 @@ def flame_graph(
     """d3-flame-graph's JSON tree, pruned to `max_nodes` with the rest folded into "(other)", and
     to `max_depth` levels with the rest folded into "(deeper)".
 
-    Serialised without recursion (`tree_json`): stacks nest deeper than pydantic's serialiser and
-    the standard library's C encoder can follow.
+    The tree is written as text from arrays (`analysis/tree_text.py`), without recursion: stacks
+    nest deeper than pydantic's serialiser and the standard library's C encoder can follow.
     """
     body = service.flame_graph_json(
         session,

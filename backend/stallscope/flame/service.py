@@ -7,6 +7,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy.orm import Session
 
@@ -25,10 +26,9 @@ from stallscope.flame.answer_cache import AnswerCache
 from stallscope.flame.catalog import catalog
 from stallscope.flame.schemas import EventFacet, FacetsOut, FlameOut, SampleFilter
 from stallscope.flame.stack_rows import StackWeightArrays, stack_weight_arrays
-from stallscope.flame.tree_json import tree_payload_json
+from stallscope.flame.tree_json import payload_with_tree
 from stallscope.ingest.proc_stacks import events as proc_stack_events
 from stallscope.kit.errors import NotFound, Unavailable
-from stallscope.kit.gc import gc_paused
 from stallscope.models import Capture
 
 WEIGHED_CACHE_BYTES = 16 * 1024 * 1024
@@ -143,13 +143,8 @@ def flame_graph_json(
     key = f"{_cache_key(flt, captures)}|{json.dumps(focus)}|{max_nodes}|{max_depth}"
     body = _answers.get(key)
     if body is None:
-        # Tens of thousands of dicts, gone once encoded: freed before the collector runs again,
-        # it never walks them (re-enabled with them alive, it would: ~30 ms, see kit/gc.py).
-        with gc_paused():
-            out, tall = _flame_graph(session, captures, flt, events, focus, max_nodes, max_depth)
-            payload = out.model_dump(mode="json", exclude={"root"})
-            body = tree_payload_json(payload, out.root, out.height, tall)
-            del out
+        fields, text = _flame_graph(session, captures, flt, events, focus, max_nodes, max_depth)
+        body = payload_with_tree(fields, text)
         _answers.put(key, body)
     return body
 
@@ -159,7 +154,8 @@ def flame_graph(
 ) -> FlameOut:
     captures = require_captures(session, flt.capture_ids)
     flt, events = _with_default_event(session, flt)
-    return _flame_graph(session, captures, flt, events, focus, max_nodes, max_depth)[0]
+    fields, text = _flame_graph(session, captures, flt, events, focus, max_nodes, max_depth)
+    return FlameOut(root=json.loads(text), **fields)
 
 
 def _flame_graph(
@@ -170,28 +166,28 @@ def _flame_graph(
     focus: list[str],
     max_nodes: int,
     max_depth: int,
-) -> tuple[FlameOut, frozenset[int] | None]:
-    """The answer, and its nodes tall enough to be encoded in parts (`PrunedTree.tall`)."""
+) -> tuple[dict[str, Any], str]:
+    """The answer's fields (`FlameOut`'s, but its tree), and its tree as JSON text."""
     weighed = weighed_view(session, flt, captures)
     namer = Namer(weighed.tree, catalog.lookup(session))
     node = _focused(weighed, namer, focus)
     pruned = prune(weighed, namer, node, max_nodes, max_depth)
-    out = FlameOut(
-        root=pruned.root,
-        total=int(weighed.value[node]),
-        total_samples=int(weighed.samples[node]),
-        unit="us" if flt.source == "off-cpu" else unit_of(captures, flt.event),
-        event=flt.event,
-        events=events,
-        node_count=pruned.node_count,
-        pruned_nodes=pruned.pruned_nodes,
-        prune_threshold=pruned.prune_threshold,
-        focus=focus,
-        max_depth=max_depth,
-        deep_nodes=pruned.deep_nodes,
-        height=pruned.height,
-    )
-    return out, pruned.tall
+    assert pruned.text is not None  # written from arrays
+    fields: dict[str, Any] = {
+        "total": int(weighed.value[node]),
+        "total_samples": int(weighed.samples[node]),
+        "unit": "us" if flt.source == "off-cpu" else unit_of(captures, flt.event),
+        "event": flt.event,
+        "events": events,
+        "node_count": pruned.node_count,
+        "pruned_nodes": pruned.pruned_nodes,
+        "prune_threshold": pruned.prune_threshold,
+        "focus": focus,
+        "max_depth": max_depth,
+        "deep_nodes": pruned.deep_nodes,
+        "height": pruned.height,
+    }
+    return fields, pruned.text
 
 
 def folded(session: Session, flt: SampleFilter, focus: list[str]) -> str:

@@ -20,6 +20,7 @@ from stallscope.analysis.callsites import CallsiteTree, Stacks, build, merge
 from stallscope.analysis.diff import diff_tree, top_functions
 from stallscope.analysis.flame import FrameInfo, StackWeight, build_flame_tree, find_focus, prune_tree
 from stallscope.analysis.weighed_tree import Namer, find, prune, weigh
+from stallscope.flame.callsite_store import extras_from_bytes, from_bytes, to_bytes
 
 COMMS = ("java", "nginx", "postgres")
 FRAMES = {i: FrameInfo(f"f{i}", "kernel" if i % 3 == 0 else "user") for i in range(1, 8)}
@@ -158,7 +159,16 @@ def test_diffs_match_the_name_trie(
     stacks, stack_ids = stacks_of(rows)
     ids = np.array(sorted(FRAMES), dtype=np.int64)
     representatives = np.array([1 if i == SAME_NAME else i for i in ids.tolist()], dtype=np.int64)
-    named = callsite_diff.by_name(build(stacks), ids, representatives)
+    tree = build(stacks)
+    if sides.draw(st.booleans(), label="stored with the tree"):
+        stored = to_bytes(tree, callsite_diff.named_parts(tree, ids, representatives))
+        found = callsite_diff.named_from_parts(
+            from_bytes(stored, list(tree.comms)), extras_from_bytes(stored)
+        )
+        assert found is not None
+        named = found
+    else:
+        named = callsite_diff.by_name(tree, ids, representatives)
     side_a = sides.draw(st.lists(st.sampled_from(rows), unique=True))
     side_b = sides.draw(st.lists(st.sampled_from(rows), unique=True))
     weights_a, weights_b = powers(len(side_a)), powers(len(side_b), offset=len(side_a))
