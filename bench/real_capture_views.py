@@ -13,8 +13,9 @@ would, and times each request's server time:
   process) and the same request again;
 - flame graphs of new 10-second ranges, each a first request for its range;
 - a zoom (the heaviest process), and a diff of the first half against the second, first request;
-- the process's resident memory after it, and after `--browsed` copies of the capture (each its
-  own capture, parsed on its own) were each opened once.
+- the resident memory of a real API process (`stallscope serve --no-worker`, asked over HTTP the
+  same views) after them, and after `--browsed` copies of the capture (each its own capture, parsed
+  on its own) were each opened once (whole, and one range).
 
 Requests ask for what the console's front end asks: 50,000 nodes at most, 256 levels deep.
 Baselines, measured in the same run on the same file (`bench/baselines.py`): a naive Python
@@ -27,10 +28,15 @@ import argparse
 import json
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from pathlib import Path
 from statistics import median
@@ -45,13 +51,6 @@ MAX_NODES = 50_000
 MAX_DEPTH = 256
 RANGE = timedelta(seconds=10)
 NEW_RANGES = 5
-
-
-def _rss_mib() -> float:
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
 
 
 def _child(*args: str) -> dict[str, Any]:
@@ -98,75 +97,148 @@ def measure_parse(capture_id: int) -> dict[str, float]:
     return {"seconds": time.perf_counter() - start}
 
 
+Get = Callable[..., tuple[float, bytes]]
+"""A view request: `get(path, **params)` gives its time and body."""
+
+
+def browse(get: Get, capture_ids: list[int], memory: Callable[[], float] | None = None) -> dict[str, Any]:
+    """What someone opening the captures does, timed: the first capture's whole flame graph (first
+    request, then again), a zoom, new 10 s ranges, a diff of its halves; then each other capture's
+    whole flame graph and one range. `memory` is read after the first capture's views and at the end."""
+    first = str(capture_ids[0])
+    timings: dict[str, Any] = {}
+
+    def timed(path: str, **params: str) -> tuple[float, bytes]:
+        return get(path, max_nodes=str(MAX_NODES), max_depth=str(MAX_DEPTH), **params)
+
+    facets = json.loads(get("/api/facets", captures=first)[1])
+    start_at = datetime.fromisoformat(facets["time_start"])
+    end_at = datetime.fromisoformat(facets["time_end"])
+    timings["whole_first"], body = timed("/api/flame", captures=first)
+    timings["whole_again"], _ = timed("/api/flame", captures=first)
+    whole = json.loads(body)
+    timings["nodes"] = {
+        "sent": whole["node_count"],
+        "folded": whole["pruned_nodes"],
+        "samples": whole["total_samples"],
+    }
+    heaviest = max(whole["root"]["children"], key=lambda c: c["value"])["name"]
+    del whole, body
+    timings["zoom"], _ = timed("/api/flame", captures=first, focus=json.dumps([heaviest]))
+    span = end_at - start_at
+    step = (span - RANGE) / max(NEW_RANGES - 1, 1)
+    ranges = []
+    for i in range(NEW_RANGES):
+        low = start_at + step * i
+        seconds, _ = timed("/api/flame", captures=first, start=low.isoformat(), end=(low + RANGE).isoformat())
+        ranges.append(seconds)
+    timings["ranges"] = ranges
+    middle = start_at + span / 2
+    timings["diff_first"], diff = timed(
+        "/api/diff",
+        **{
+            "a.captures": first,
+            "a.start": start_at.isoformat(),
+            "a.end": middle.isoformat(),
+            "b.captures": first,
+            "b.start": middle.isoformat(),
+            "b.end": (end_at + timedelta(seconds=1)).isoformat(),
+        },
+    )
+    timings["diff_nodes"] = json.loads(diff)["node_count"]
+    del diff
+    if memory is not None:
+        timings["rss_one_mib"] = memory()
+    for capture_id in capture_ids[1:]:
+        timed("/api/flame", captures=str(capture_id))
+        low = start_at + step
+        timed("/api/flame", captures=str(capture_id), start=low.isoformat(), end=(low + RANGE).isoformat())
+    if memory is not None:
+        timings["rss_all_mib"] = memory()
+    return timings
+
+
 def measure_views(capture_ids: list[int]) -> dict[str, Any]:
-    """Server time of each view through the app, in this (fresh) process; memory after."""
+    """Server time of each view through the app in this (fresh) process, caches cleared first."""
     import process_caches
     from fastapi.testclient import TestClient
     from signed_in import admin_headers
 
     from stallscope.main import create_app
 
-    first = str(capture_ids[0])
-    timings: dict[str, Any] = {}
     with TestClient(
         create_app(), base_url="http://localhost", headers=admin_headers(os.environ["DATABASE_URL"])
     ) as client:
 
-        def timed(path: str, **params: str) -> tuple[float, dict[str, Any]]:
+        def get(path: str, **params: str) -> tuple[float, bytes]:
             start = time.perf_counter()
-            response = client.get(
-                path, params={"max_nodes": str(MAX_NODES), "max_depth": str(MAX_DEPTH), **params}
-            )
+            response = client.get(path, params=params)
             seconds = time.perf_counter() - start
             response.raise_for_status()
-            return seconds, response.json()
+            return seconds, response.content
 
-        facets = client.get("/api/facets", params={"captures": first}).json()
-        start_at = datetime.fromisoformat(facets["time_start"])
-        end_at = datetime.fromisoformat(facets["time_end"])
+        client.get("/api/health")
         process_caches.clear()
-        timings["rss_before_mib"] = _rss_mib()
-        timings["whole_first"], body = timed("/api/flame", captures=first)
-        timings["whole_again"], _ = timed("/api/flame", captures=first)
-        timings["nodes"] = {
-            "sent": body["node_count"],
-            "folded": body["pruned_nodes"],
-            "samples": body["total_samples"],
-        }
-        heaviest = max(body["root"]["children"], key=lambda c: c["value"])["name"]
-        timings["zoom"], _ = timed("/api/flame", captures=first, focus=json.dumps([heaviest]))
-        span = end_at - start_at
-        step = (span - RANGE) / max(NEW_RANGES - 1, 1)
-        ranges = []
-        for i in range(NEW_RANGES):
-            low = start_at + step * i
-            seconds, _ = timed(
-                "/api/flame", captures=first, start=low.isoformat(), end=(low + RANGE).isoformat()
-            )
-            ranges.append(seconds)
-        timings["ranges"] = ranges
-        middle = start_at + span / 2
-        timings["diff_first"], diff = timed(
-            "/api/diff",
-            **{
-                "a.captures": first,
-                "a.start": start_at.isoformat(),
-                "a.end": middle.isoformat(),
-                "b.captures": first,
-                "b.start": middle.isoformat(),
-                "b.end": (end_at + timedelta(seconds=1)).isoformat(),
-            },
-        )
-        timings["diff_nodes"] = diff["node_count"]
-        timings["rss_one_mib"] = _rss_mib()
-        for capture_id in capture_ids[1:]:
-            timed("/api/flame", captures=str(capture_id))
-            low = start_at + step
-            timed(
-                "/api/flame", captures=str(capture_id), start=low.isoformat(), end=(low + RANGE).isoformat()
-            )
-        timings["rss_all_mib"] = _rss_mib()
-    return timings
+        return browse(get, capture_ids)
+
+
+def measure_memory(capture_ids: list[int], data_dir: Path) -> dict[str, Any]:
+    """Resident memory of a real API process (`stallscope serve --no-worker`, as the console runs
+    it) before and after the same browsing, requested over HTTP from this one: the bodies this
+    process reads and parses are not counted against the API's memory."""
+    from signed_in import admin_headers
+
+    url = os.environ["DATABASE_URL"]
+    headers = admin_headers(url) | {"Host": "localhost"}
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    data_dir.mkdir(parents=True, exist_ok=True)
+    env = dict(os.environ, DATABASE_URL=url, STALLSCOPE_DATA_DIR=str(data_dir))
+    server = subprocess.Popen(
+        [sys.executable, "-m", "stallscope", "serve", "--no-worker", "--port", str(port)],
+        env=env,
+        cwd=BENCH.parent / "backend",
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+    def rss_mib() -> float:
+        for line in Path(f"/proc/{server.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+        return float("nan")
+
+    def get(path: str, **params: str) -> tuple[float, bytes]:
+        query = urllib.parse.urlencode(params)
+        request = urllib.request.Request(f"http://127.0.0.1:{port}{path}?{query}", headers=headers)
+        start = time.perf_counter()
+        with urllib.request.urlopen(request, timeout=120) as response:
+            body: bytes = response.read()
+        return time.perf_counter() - start, body
+
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                get("/api/health")
+                break
+            except urllib.error.HTTPError:  # answering: 503 names the worker this run does not start
+                break
+            except OSError:
+                if time.monotonic() > deadline or server.poll() is not None:
+                    raise RuntimeError("stallscope serve did not start") from None
+                time.sleep(0.2)
+        before = rss_mib()
+        figures = browse(get, capture_ids, rss_mib)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    return {
+        "rss_before_mib": before,
+        "rss_one_mib": figures["rss_one_mib"],
+        "rss_all_mib": figures["rss_all_mib"],
+    }
 
 
 def main() -> None:
@@ -179,6 +251,7 @@ def main() -> None:
     parser.add_argument("--parse", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--naive", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--views", help=argparse.SUPPRESS)
+    parser.add_argument("--memory", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.parse:
         print(json.dumps(measure_parse(args.parse)))
@@ -188,6 +261,10 @@ def main() -> None:
         return
     if args.views:
         print(json.dumps(measure_views([int(i) for i in args.views.split(",")])))
+        return
+    if args.memory:  # against DATABASE_URL, as `--views`
+        with tempfile.TemporaryDirectory() as data_dir:
+            print(json.dumps(measure_memory([int(i) for i in args.memory.split(",")], Path(data_dir))))
         return
     run(args.file, args.browsed, args.database_url)
 
@@ -216,6 +293,7 @@ def run(path: Path, browsed: int, database_url: str | None) -> None:
             capture_ids.append(capture_id)
             print(f"  capture {capture_id} ready in {parse_seconds[-1]:.1f} s", flush=True)
         views = _child("--views", ",".join(map(str, capture_ids)))
+        views |= measure_memory(capture_ids, tmp / "serve")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     report(path, naive, inferno, parse_seconds, views, browsed)

@@ -7,6 +7,9 @@ the ID token's signature (the provider's published keys, with joserfc), issuer, 
 nonce, then signs in the account with that (issuer, subject), making it at the first sign-on. Roles
 come from the provider's groups when groups are mapped (checked at every sign-on, so removing someone
 from the admin group there takes effect here), else the configured default for new accounts.
+
+Authlib, joserfc and httpx are imported when a sign-on starts, not with the console: a console
+without single sign-on need not hold their 15 MiB in every API process.
 """
 
 from __future__ import annotations
@@ -16,13 +19,8 @@ import secrets
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import httpx
-from authlib.integrations.httpx_client import OAuth2Client
-from joserfc import jwt
-from joserfc.errors import JoseError
-from joserfc.jwk import KeySet
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
@@ -32,6 +30,9 @@ from stallscope.auth.principal import Principal
 from stallscope.auth.roles import Role
 from stallscope.config import Settings
 from stallscope.kit.errors import NotFound, Unauthorized
+
+if TYPE_CHECKING:
+    from authlib.integrations.httpx_client import OAuth2Client
 
 PENDING_FOR = timedelta(minutes=10)
 DISCOVERY_TTL_S = 3600.0
@@ -62,6 +63,8 @@ def provider(settings: Settings) -> Provider:
     cached = _discovered.get(issuer)
     if cached is not None and time.monotonic() - cached[0] < DISCOVERY_TTL_S:
         return cached[1]
+    import httpx
+
     try:
         document = httpx.get(f"{issuer}/.well-known/openid-configuration", timeout=HTTP_TIMEOUT_S).json()
     except (httpx.HTTPError, ValueError) as exc:
@@ -80,6 +83,8 @@ def provider(settings: Settings) -> Provider:
 
 
 def _client(settings: Settings, redirect_uri: str) -> OAuth2Client:
+    from authlib.integrations.httpx_client import OAuth2Client
+
     return OAuth2Client(
         client_id=settings.oidc_client_id,
         client_secret=settings.oidc_client_secret,
@@ -137,6 +142,11 @@ def finish(
 def _id_token_claims(
     settings: Settings, found: Provider, token: dict[str, Any], nonce: str
 ) -> dict[str, Any]:
+    import httpx
+    from joserfc import jwt
+    from joserfc.errors import JoseError
+    from joserfc.jwk import KeySet
+
     id_token = token.get("id_token")
     if not id_token:
         raise Unauthorized("the identity provider sent no ID token: is the 'openid' scope asked for?")
@@ -161,6 +171,8 @@ def _userinfo(found: Provider, token: dict[str, Any]) -> dict[str, Any]:
     endpoint; `sub` is left to the checked ID token."""
     if found.userinfo_endpoint is None or not token.get("access_token"):
         return {}
+    import httpx
+
     headers = {"Authorization": f"Bearer {token['access_token']}"}
     try:
         answer = httpx.get(found.userinfo_endpoint, headers=headers, timeout=HTTP_TIMEOUT_S).json()
