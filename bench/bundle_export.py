@@ -37,7 +37,10 @@ Baselines, measured in the same run:
   stores a raw capture, but not redacted: the floor of that member;
 - the redactor (default policy, seeded with what this export knows) over the first `--redact-mb` MB of
   the largest raw capture, decompressed, beside a naive `re.sub` with one alternation of the same
-  known names, line by line. MB/s is over CPU time; MB are 10^6 bytes of decompressed text.
+  known names, line by line. MB/s is over CPU time; MB are 10^6 bytes of decompressed text;
+- the two yardsticks every benchmark prints (`baselines.py`): the naive collapse and
+  `inferno-collapse-perf --nthreads 1` of the incident's CPU capture, and each export's time
+  against them (how many times over each could have collapsed that capture).
 """
 
 from __future__ import annotations
@@ -68,6 +71,7 @@ REPO = BENCH.parent
 sys.path.insert(0, str(REPO / "backend"))
 sys.path.insert(0, str(BENCH))
 
+from baselines import measure_baselines, print_baselines, versus  # noqa: E402
 from ingest_and_query import child  # noqa: E402
 from investigation_views import reuse_incident, settle  # noqa: E402
 from parser_throughput import DEFAULT_CORPUS, shift_times, span_seconds  # noqa: E402
@@ -587,6 +591,8 @@ def run(state: dict[str, Any], tmp: Path, args: argparse.Namespace) -> None:
     deflated = deflate_raw(Path(largest["blob_path"])) if "raw" in exports else None
     redacted = redactor_throughput(state, Path(largest["blob_path"]), args.redact_mb)
     naive = naive_redaction(Path(largest["blob_path"]), args.redact_mb, redacted["names"])
+    cpu = max(captures, key=lambda c: c["sample_count"] or 0)
+    yardsticks = measure_baselines(Path(cpu["blob_path"]), tmp, "the incident's CPU capture", cpu["filename"])
 
     print(f"\nload average after: {load_average()}")
     for label, figures in exports.items():
@@ -629,6 +635,12 @@ def run(state: dict[str, Any], tmp: Path, args: argparse.Namespace) -> None:
             f"({figures['cpu_s']:.1f} s CPU, {figures['wall_s']:.1f} s wall, "
             f"{figures['replacements']:,} replacements)  {naive['cpu_s'] / figures['cpu_s']:.2f}x"
         )
+
+    print()
+    print_baselines(yardsticks)
+    for label, figures in exports.items():
+        ratios = versus(yardsticks, seconds=figures["seconds"])
+        print(f"  bundle ({label}), {figures['seconds']:.2f} s: {ratios}")
 
     print()
     for label, figures in exports.items():

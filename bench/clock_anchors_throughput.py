@@ -8,7 +8,10 @@ Anchor files are usually a few lines, so this only keeps the importer honest on 
 `backend/tests/ingest/data/clock/` with both clocks moved on by a millisecond per row, in three
 shapes: CSV in ns, whitespace-separated seconds (`uptime_s epoch_s`), and JSON lines. The naive
 baseline is `csv.reader`/`str.split`/`json.loads` per line with `int()`/`float()` of both values
-and a median of the differences. MB/s is input over CPU time, best of `--repeat`.
+and a median of the differences. MB/s is input over CPU time, best of `--repeat`. The two yardsticks
+every benchmark prints (`baselines.py`: the naive collapse and `inferno-collapse-perf --nthreads 1`)
+are timed in the same run over the corpus's `cpu20s` (a `perf script` input of about this size), and
+each importer's MB/s is given against them.
 """
 
 from __future__ import annotations
@@ -19,12 +22,16 @@ import io
 import json
 import statistics
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "backend"))
+sys.path.insert(0, str(REPO / "bench"))
+
+from baselines import DEFAULT_CORPUS, measure_baselines, print_baselines, versus, yardstick_for  # noqa: E402
 
 from stallscope.ingest.clock_anchors import IMPORTER  # noqa: E402
 from stallscope.ingest.model import ParseReport  # noqa: E402
@@ -94,17 +101,27 @@ def main() -> None:
     )
     parser.add_argument("--size-mb", type=float, default=40.0)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS, help="the shared corpus (baselines)")
     args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="stallscope-bench-") as tmp:
+        size = args.size_mb * 1e6
+        yardsticks = measure_baselines(
+            yardstick_for(size, args.corpus), Path(tmp), "perf script of about this size"
+        )
+    print_baselines(yardsticks, cpu_time=True)
     print(
         f"{'shape':10} {'MB':>6} {'importer MB/s':>14} {'naive MB/s':>11} {'ratio':>6}"
-        f"  target {TARGET_MB_S:g}"
+        f"  target {TARGET_MB_S:g}   against the yardsticks"
     )
     for shape in ("csv", "seconds", "jsonl"):
         data = build(shape, args.size_mb)
         ours = best_mb_s(importer, data, args.repeat)
         theirs = best_mb_s(naive(shape), data, args.repeat)
         flag = "" if ours >= TARGET_MB_S else "  BELOW TARGET"
-        print(f"{shape:10} {len(data) / 1e6:6.1f} {ours:14.1f} {theirs:11.1f} {ours / theirs:6.2f}{flag}")
+        print(
+            f"{shape:10} {len(data) / 1e6:6.1f} {ours:14.1f} {theirs:11.1f} {ours / theirs:6.2f}{flag}   "
+            f"{versus(yardsticks, mb_per_s=ours, cpu_time=True)}"
+        )
 
 
 if __name__ == "__main__":

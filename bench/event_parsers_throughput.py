@@ -14,7 +14,10 @@ peak RSS it prints belongs to that parser alone (it stays flat whatever the inpu
 stream; the interval and call trackers hold one entry per thread). MB/s is decompressed input over CPU
 time, so a busy machine skews it less than wall time would; the naive baseline reads the same file line
 by line and splits each line into words, nothing more (for the events CSV: `csv.reader`, the time and
-duration converted, a dict of the other cells per row).
+duration converted, a dict of the other cells per row). The two yardsticks every benchmark prints
+(`baselines.py`: the naive collapse and `inferno-collapse-perf --nthreads 1`) are timed in the same
+run over a `perf script` input of about `--size-mb` (the corpus's `cpu20s`, or the deep capture past
+150 MB; one for every format, so the rows compare), and each parser's MB/s is given against them.
 """
 
 from __future__ import annotations
@@ -35,6 +38,9 @@ from typing import BinaryIO
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "backend"))
+sys.path.insert(0, str(REPO / "bench"))
+
+from baselines import measure_baselines, print_baselines, versus, yardstick_for  # noqa: E402
 
 from stallscope.ingest.appmetrics.csv_events import parse_events_csv  # noqa: E402
 from stallscope.ingest.collapsed import parse_collapsed  # noqa: E402
@@ -233,9 +239,13 @@ def main() -> None:
 
     chosen = args.only.split(",") if args.only else list(PARSERS)
     inputs = sources(args.corpus)
+    with tempfile.TemporaryDirectory(prefix="stallscope-events-bench-", dir=args.workdir) as tmp:
+        yardstick = yardstick_for(args.size_mb * 1e6, args.corpus)
+        yardsticks = measure_baselines(yardstick, Path(tmp), "perf script of about this size")
+    print_baselines(yardsticks, cpu_time=True)
     print(
         f"{'format':16} {'input MB':>8} {'parser MB/s':>11} {'records/s':>10} {'RSS MiB':>8}"
-        f"   {'naive MB/s':>10} {'ratio':>6}  target"
+        f"   {'naive MB/s':>10} {'ratio':>6}  target   against the yardsticks"
     )
     with tempfile.TemporaryDirectory(prefix="stallscope-events-bench-", dir=args.workdir) as tmp:
         for fmt in chosen:
@@ -249,7 +259,8 @@ def main() -> None:
             verdict = "ok" if mb_s >= TARGET_MB_S else f"< {TARGET_MB_S:.0f}"
             print(
                 f"{fmt:16} {size / 1e6:8.0f} {mb_s:11.1f} {ours['records'] / ours['cpu_s']:10.0f} "
-                f"{ours['rss_mib']:8.0f}   {naive_mb_s:10.1f} {mb_s / naive_mb_s:6.2f}  {verdict}",
+                f"{ours['rss_mib']:8.0f}   {naive_mb_s:10.1f} {mb_s / naive_mb_s:6.2f}  {verdict:6}   "
+                f"{versus(yardsticks, mb_per_s=mb_s, cpu_time=True)}",
                 flush=True,
             )
             path.unlink()

@@ -2,21 +2,27 @@
 
     python bench/investigation_views.py               # 10 hosts: 10M CPU samples, 1M scheduler events
     python bench/investigation_views.py --hosts 2     # a quick look
+    python bench/investigation_views.py --hosts 1 --samples 100000   # a quicker one
     python bench/investigation_views.py --keep        # keep the database (prints how to serve it)
     python bench/investigation_views.py --browser     # also time the views in Chromium (Playwright)
     python bench/investigation_views.py --database-url postgresql://...   # e.g. a TimescaleDB server
 
-Each host gets a CPU capture of ~1M samples (the shared corpus's `cpu20s.perf.txt.gz` repeated with
-shifted times; real stacks up to 127 frames) and a scheduler capture (`offcpu5s.perf.txt.gz`: ~105k
-off-CPU and on-CPU intervals), all aligned on one wall-clock axis with upload offsets, and parsed by
-the parse job the worker runs. Identical bytes are stored once, as uploads are. A fresh embedded
-PostgreSQL holds it all (plain PostgreSQL), unless `--database-url` names another server, e.g. one
-with TimescaleDB, where wide flame-graph ranges read its per-second rollup; the header says which.
+Each host gets a CPU capture of ~1M samples (`--samples`: the shared corpus's `cpu20s.perf.txt.gz`
+repeated with shifted times; real stacks up to 127 frames) and a scheduler capture
+(`offcpu5s.perf.txt.gz`: ~105k off-CPU and on-CPU intervals), all aligned on one wall-clock axis with
+upload offsets, and parsed by the parse job the worker runs. Identical bytes are stored once, as
+uploads are. A fresh embedded PostgreSQL holds it all (plain PostgreSQL), unless `--database-url`
+names another server, e.g. one with TimescaleDB, where wide flame-graph ranges read its per-second
+rollup; the header says which.
 
 Each view's API request is timed through the real FastAPI app, median of `--repeat` runs with the
 in-process caches cleared (first request after a parse) and kept (the same view again). Baseline,
 measured in the same run: one sequential scan of the rows the view covers (`count(*)` of the
-selected samples or events), the least any view computed from raw rows would pay.
+selected samples or events), the least any view computed from raw rows would pay. After the views,
+the two yardsticks every benchmark prints (`baselines.py`: the naive collapse and
+`inferno-collapse-perf --nthreads 1`) over one host's CPU capture, and each view's time against
+them (how many times over each could have collapsed that one capture; the incident holds one per
+host).
 
 `--browser` then serves the incident with `stallscope serve` and opens each view in Debian's
 Chromium (frontend/bench/views.bench.ts), reading the `performance.measure` entries the app records:
@@ -44,6 +50,7 @@ BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH.parent / "backend"))
 sys.path.insert(0, str(BENCH))
 
+from baselines import Baselines, measure_baselines, print_baselines, versus  # noqa: E402
 from ingest_and_query import child, record_capture  # noqa: E402
 from parser_throughput import DEFAULT_CORPUS  # noqa: E402
 
@@ -64,7 +71,9 @@ def first_time_ns(path: Path) -> int:
     raise SystemExit(f"{path}: no timed record")
 
 
-def build_incident(tmp: Path, hosts: int, corpus: Path, database_url: str | None) -> dict[str, Any]:
+def build_incident(
+    tmp: Path, hosts: int, corpus: Path, database_url: str | None, samples: int = CPU_SAMPLES_PER_HOST
+) -> dict[str, Any]:
     from stallscope.config import get_settings
     from stallscope.embedded import start_embedded_postgres
     from stallscope.migrate import upgrade_to_head
@@ -72,7 +81,7 @@ def build_incident(tmp: Path, hosts: int, corpus: Path, database_url: str | None
     cpu_path = Path(
         child(
             "--samples",
-            str(CPU_SAMPLES_PER_HOST),
+            str(samples),
             "--corpus",
             str(corpus),
             "--build-in",
@@ -323,6 +332,9 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--hosts", type=int, default=10, help="hosts in the incident (default 10)")
+    parser.add_argument(
+        "--samples", type=int, default=CPU_SAMPLES_PER_HOST, help="CPU samples a host (default 1M)"
+    )
     parser.add_argument("--repeat", type=int, default=5, help="runs per figure; the median is shown")
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS, help="the shared corpus folder")
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder and database")
@@ -350,7 +362,7 @@ def main() -> None:
             state = reuse_incident(tmp)
         else:
             print(f"building an incident of {args.hosts} hosts ...", flush=True)
-            state = build_incident(tmp, args.hosts, args.corpus, args.database_url)
+            state = build_incident(tmp, args.hosts, args.corpus, args.database_url, args.samples)
             (tmp / "state.json").write_text(json.dumps(state))
             settle(state)
         counts = counts_of(state)
@@ -360,7 +372,8 @@ def main() -> None:
             flush=True,
         )
         rows = measure(state, args.repeat)
-        print_rows(rows)
+        yardsticks = measure_baselines(cpu_capture(state), tmp, name="one host's CPU capture")
+        print_rows(rows, yardsticks)
         if args.browser:
             print_browser(measure_browser(state, tmp, args.repeat))
     finally:
@@ -370,14 +383,33 @@ def main() -> None:
             shutil.rmtree(tmp, ignore_errors=True)
 
 
-def print_rows(rows: list[tuple[str, list[float], str]]) -> None:
+def print_rows(rows: list[tuple[str, list[float], str]], yardsticks: Baselines) -> None:
     base_samples = median(rows[0][1])
     base_events = median(rows[1][1])
-    print(f"{'':44} {'median':>9} {'min':>9} {'target':>9} {'vs scan':>8}")
+    print_baselines(yardsticks)
+    print(f"{'':44} {'median':>9} {'min':>9} {'target':>9} {'vs scan':>8}   against the yardsticks")
     for label, times, target in rows:
         base = base_events if "thread" in label or "events" in label else base_samples
-        ratio = f"{base / median(times):.2f}x" if not label.startswith("baseline") else ""
-        print(f"{label:44} {median(times) * 1000:7.0f}ms {min(times) * 1000:7.0f}ms {target:>9} {ratio:>8}")
+        baseline = label.startswith("baseline")
+        ratio = f"{base / median(times):.2f}x" if not baseline else ""
+        against = "" if baseline else versus(yardsticks, seconds=median(times))
+        print(
+            f"{label:44} {median(times) * 1000:7.0f}ms {min(times) * 1000:7.0f}ms {target:>9} {ratio:>8}   "
+            f"{against}"
+        )
+
+
+def cpu_capture(state: dict[str, Any]) -> Path:
+    """The stored file of the first host's CPU capture (every host's is the same bytes)."""
+    from sqlalchemy import text
+
+    from stallscope.db import get_session_factory
+
+    with get_session_factory(state["url"])() as session:
+        blob = session.execute(
+            text("SELECT blob_path FROM captures WHERE id = :id"), {"id": state["cpu"][0]}
+        ).scalar_one()
+    return Path(blob)
 
 
 def print_browser(browser: dict[str, list[float]]) -> None:

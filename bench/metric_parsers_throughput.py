@@ -13,7 +13,10 @@ row, `csv.reader` and `float()` per CSV row (text cells skipped), `json.loads` p
 `json.load` of the whole Prometheus document. Each measurement runs in its own process, so its peak
 RSS is its own, and the best of `--repeat` runs is kept. MB/s is input over CPU time, so a busy
 machine skews it less than wall time would; MB are 10^6 bytes of input, and `ratio` is the
-importer's speed over the naive baseline's.
+importer's speed over the naive baseline's. The two yardsticks every benchmark prints
+(`baselines.py`: the naive collapse and `inferno-collapse-perf --nthreads 1`) are timed in the same
+run over a `perf script` input of about `--size-mb` (the corpus's `cpu20s`, or the deep capture past
+150 MB), and each importer's MB/s is given against them.
 
 The densest formats (vmstat, wide CSV) hold a value every six or seven bytes: at 30 MB/s that leaves
 about 200 ns a value, about what building one `MetricPoint` and handing it over costs in CPython. So
@@ -40,6 +43,9 @@ from typing import BinaryIO
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "backend"))
+sys.path.insert(0, str(REPO / "bench"))
+
+from baselines import DEFAULT_CORPUS, measure_baselines, print_baselines, versus, yardstick_for  # noqa: E402
 
 from stallscope.ingest.appmetrics import csv_metrics, jsonl_metrics, proc_sampler, prometheus  # noqa: E402
 from stallscope.ingest.model import MetricRow, ParseReport, Record  # noqa: E402
@@ -358,6 +364,7 @@ def main() -> None:
     parser.add_argument("--size-mb", type=int, default=50, help="size of each generated input (default 50)")
     parser.add_argument("--only", help="comma-separated formats: " + ", ".join(FORMATS))
     parser.add_argument("--repeat", type=int, default=3, help="runs per measurement, best kept (default 3)")
+    parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS, help="the shared corpus (baselines)")
     parser.add_argument("--measure", nargs=3, metavar=("FORMAT", "KIND", "FILE"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.measure:
@@ -366,9 +373,13 @@ def main() -> None:
         return
 
     chosen = args.only.split(",") if args.only else list(FORMATS)
+    with tempfile.TemporaryDirectory(prefix="stallscope-metrics-bench-") as tmp:
+        yardstick = yardstick_for(args.size_mb * 1e6, args.corpus)
+        yardsticks = measure_baselines(yardstick, Path(tmp), "perf script of about this size")
+    print_baselines(yardsticks, cpu_time=True)
     print(
         f"{'format':16} {'parser MB/s':>11} {'points/s':>11} {'RSS MiB':>8}   "
-        f"{'naive MB/s':>10} {'RSS MiB':>8} {'ratio':>6}  target"
+        f"{'naive MB/s':>10} {'RSS MiB':>8} {'ratio':>6}  target   against the yardsticks"
     )
     with tempfile.TemporaryDirectory(prefix="stallscope-metrics-bench-") as tmp:
         for fmt in chosen:
@@ -380,7 +391,8 @@ def main() -> None:
             line = (
                 f"{fmt:16} {mb_s(ours):11.1f} {ours['points'] / ours['seconds']:11,.0f} "
                 f"{ours['peak_rss_mib']:8.0f}   {mb_s(naive):10.1f} {naive['peak_rss_mib']:8.0f} "
-                f"{mb_s(ours) / mb_s(naive):6.2f}  {verdict}"
+                f"{mb_s(ours) / mb_s(naive):6.2f}  {verdict:6}   "
+                f"{versus(yardsticks, mb_per_s=mb_s(ours), cpu_time=True)}"
             )
             if ours["warnings"]:
                 line += f"   ({ours['warnings']:.0f} warnings)"

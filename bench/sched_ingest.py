@@ -6,7 +6,9 @@
 The input repeats `offcpu5s.perf.txt.gz` (16 threads on one mutex, a write+fsync loop, sleepers;
 sched_switch/wakeup with stacks) with shifted times. The parse job (off-CPU interval tracking, COPY
 of events) runs in a child process whose peak RSS is printed beside the naive line-splitting
-baseline measured in the same run; memory must not grow with the file.
+baseline measured in the same run; memory must not grow with the file. The two yardsticks every
+benchmark prints (`baselines.py`: the naive collapse and `inferno-collapse-perf --nthreads 1`) are
+timed over the same file, and the ingest's speed is given against them.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH.parent / "backend"))
 sys.path.insert(0, str(BENCH))
 
+from baselines import measure_baselines, print_baselines, versus  # noqa: E402
 from ingest_and_query import child, measure_ingest, prepare_capture  # noqa: E402
 from parser_throughput import DEFAULT_CORPUS  # noqa: E402
 from parser_throughput import build_input as build_repeated  # noqa: E402
@@ -77,6 +80,7 @@ def main() -> None:
         url, path, capture_id = prepared.url, prepared.path, prepared.capture_id
         size_mb = path.stat().st_size / 1e6
         naive = child("--naive", str(path), script=__file__)
+        yardsticks = measure_baselines(path, tmp, "the same capture")
         ingest = child("--ingest", str(capture_id), script=__file__)
         from stallscope.db import raw_connection
 
@@ -86,6 +90,7 @@ def main() -> None:
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print(f"\ninput: {size_mb:,.0f} MB; stored: {json.dumps(counts)}")
+    print_baselines(yardsticks)
     print(f"{'':36} {'seconds':>8} {'MB/s':>7} {'peak RSS':>9}")
     print(
         f"{'naive line split (baseline)':36} {naive['seconds']:8.1f} {size_mb / naive['seconds']:7.1f} "
@@ -93,7 +98,8 @@ def main() -> None:
     )
     print(
         f"{'ingest: intervals + COPY into Postgres':36} {ingest['seconds']:8.1f} "
-        f"{size_mb / ingest['seconds']:7.1f} {ingest['peak_rss_mib']:6.0f} MiB"
+        f"{size_mb / ingest['seconds']:7.1f} {ingest['peak_rss_mib']:6.0f} MiB   "
+        f"{versus(yardsticks, mb_per_s=size_mb / ingest['seconds'])}"
     )
 
 

@@ -17,7 +17,10 @@ sections, then dropped: a script run in a loop into one file):
 
 Each measurement runs in its own process, so the peak RSS it prints belongs to that parser alone.
 MB/s is input over CPU time; the naive baseline reads the same file line by line and splits each
-line at its first `=` or `:`, nothing more.
+line at its first `=` or `:`, nothing more. The two yardsticks every benchmark prints
+(`baselines.py`: the naive collapse and `inferno-collapse-perf --nthreads 1`) are timed in the same
+run over a `perf script` input of about `--size-mb` (the corpus's `cpu20s`, or the deep capture
+past 150 MB), and each parser's MB/s is given against them.
 """
 
 from __future__ import annotations
@@ -32,6 +35,9 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "backend"))
+sys.path.insert(0, str(REPO / "bench"))
+
+from baselines import DEFAULT_CORPUS, measure_baselines, print_baselines, versus, yardstick_for  # noqa: E402
 
 from stallscope.ingest.model import ParseReport  # noqa: E402
 from stallscope.ingest.snapshot_text import parse_snapshot_text  # noqa: E402
@@ -94,6 +100,7 @@ def main() -> None:
     parser.add_argument("--size-mb", type=int, default=50, help="minimum input size per input (default 50)")
     parser.add_argument("--only", help="comma-separated inputs: " + ", ".join(INPUTS))
     parser.add_argument("--repeat", type=int, default=3, help="runs per measurement, best kept (default 3)")
+    parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS, help="the shared corpus (baselines)")
     parser.add_argument("--measure", nargs=2, metavar=("KIND", "FILE"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.measure:
@@ -101,9 +108,13 @@ def main() -> None:
         print(json.dumps(measure(kind, Path(file))))
         return
     chosen = args.only.split(",") if args.only else list(INPUTS)
+    with tempfile.TemporaryDirectory(prefix="stallscope-snapshot-bench-") as tmp:
+        yardstick = yardstick_for(args.size_mb * 1e6, args.corpus)
+        yardsticks = measure_baselines(yardstick, Path(tmp), "perf script of about this size")
+    print_baselines(yardsticks, cpu_time=True)
     print(
         f"{'input':16} {'input MB':>8} {'parser MB/s':>11} {'takes':>6} {'RSS MiB':>8}"
-        f"   {'naive MB/s':>10} {'ratio':>6}  target"
+        f"   {'naive MB/s':>10} {'ratio':>6}  target   against the yardsticks"
     )
     with tempfile.TemporaryDirectory(prefix="stallscope-snapshot-bench-") as tmp:
         for name in chosen:
@@ -118,7 +129,8 @@ def main() -> None:
                 label = f"{name} x{MAPPED_TAKES}" if size_mb is None else name
                 print(
                     f"{label:16} {size / 1e6:8.1f} {mb_s:11.1f} {ours['records']:6.0f} "
-                    f"{ours['rss_mib']:8.0f}   {naive_mb_s:10.1f} {mb_s / naive_mb_s:6.2f}  {verdict}",
+                    f"{ours['rss_mib']:8.0f}   {naive_mb_s:10.1f} {mb_s / naive_mb_s:6.2f}  {verdict:6}   "
+                    f"{versus(yardsticks, mb_per_s=mb_s, cpu_time=True)}",
                     flush=True,
                 )
                 path.unlink()

@@ -25,28 +25,33 @@ from stallscope.kit.errors import Invalid, NotFound
 log = logging.getLogger(__name__)
 
 
-def store_digest(session: Session, capture_id: int) -> bool:
+def store_digest(session: Session, capture_id: int) -> CaptureDigest | None:
+    """Build and store the capture's digest; returns it (None when the capture is gone)."""
     digest = build_digest(session, capture_id)
     if digest is None:
-        return False
+        return None
     repository.store_digest(session, capture_id, VERSION, digest.as_json())
-    return True
+    return digest
 
 
 def compute(
-    session: Session, incident_id: int, changed_host: str | None = None, parsing: int | None = None
+    session: Session,
+    incident_id: int,
+    changed_host: str | None = None,
+    parsing: int | None = None,
+    fresh: CaptureDigest | None = None,
 ) -> int:
     """Recompute and store the incident's findings; returns how many there are.
 
     With `changed_host` (a parse on that host), only that host's findings are recomputed and the
     others' are taken as stored: a parse on one of ten hosts reads one host's digests, not ten.
     Everything is recomputed when there is nothing stored yet or the host is on the baseline side.
-    `parsing` is a capture whose parse is ending (not yet ready): it counts as parsed.
-    Captures parsed before findings existed (or before this digest version) get their digest first.
+    `parsing` is a capture whose parse is ending (not yet ready): it counts as parsed; `fresh` is
+    its digest, just built and stored, used as it is rather than read back.
+    Captures parsed before findings existed (or before this digest version) get their digest first,
+    those of the hosts recomputed only: the others' wait for the next full recomputation.
     """
     started = time.perf_counter()
-    for capture_id in repository.captures_without_digest(session, incident_id, VERSION):
-        store_digest(session, capture_id)
     baseline_hosts = sorted(repository.baseline_hosts(session, incident_id))
     stored = repository.load_result(session, incident_id)
     partial = (
@@ -56,10 +61,16 @@ def compute(
         and changed_host not in baseline_hosts
     )
     wanted = sorted({changed_host, *baseline_hosts}) if partial and changed_host is not None else None
+    for capture_id in repository.captures_without_digest(session, incident_id, VERSION, wanted):
+        store_digest(session, capture_id)
     impacted: list[CaptureDigest] = []
     baseline: list[CaptureDigest] = []
-    for capture_id, host, raw in repository.incident_digests(session, incident_id, VERSION, wanted, parsing):
-        digest = digest_from_json(raw)
+    unread = fresh.capture_id if fresh is not None else None
+    for capture_id, host, raw in repository.incident_digests(
+        session, incident_id, VERSION, wanted, parsing, unread
+    ):
+        digest = fresh if raw is None else digest_from_json(raw)
+        assert digest is not None  # only the fresh capture's digest is left unread
         digest.capture_id, digest.host = capture_id, host  # the host may have been renamed since
         (baseline if host in baseline_hosts else impacted).append(digest)
     result = run_findings(impacted, baseline, incident_id)
@@ -89,11 +100,12 @@ def after_parse(session_factory: Any, capture_id: int) -> None:
     started = time.monotonic()
     try:
         with session_factory() as session:
-            if not store_digest(session, capture_id):
+            digest = store_digest(session, capture_id)
+            if digest is None:
                 return
             meta = repository.capture_meta(session, capture_id)
             assert meta is not None
-            count = compute(session, meta[0], changed_host=meta[2], parsing=capture_id)
+            count = compute(session, meta[0], changed_host=meta[2], parsing=capture_id, fresh=digest)
             session.commit()
     except Exception:
         log.exception("findings after the parse of capture %s were not computed", capture_id)

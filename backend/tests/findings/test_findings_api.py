@@ -15,6 +15,7 @@ import psycopg.types.json
 import pytest
 from fastapi.testclient import TestClient
 
+from stallscope.analysis.findings.digest import VERSION
 from stallscope.analysis.findings.engine import run_findings
 from stallscope.commands.findings import read_side
 from tests.analysis.findings.lab import variant
@@ -148,7 +149,7 @@ def test_a_parse_on_one_host_recomputes_that_host_alone(
     api: TestClient, worker: subprocess.Popen[bytes], database_url: str
 ) -> None:
     incident_id = make_incident(api)["id"]
-    _upload_folder(api, incident_id, variant(SCENARIO, "fixed"), "quiet")
+    quiet = _upload_folder(api, incident_id, variant(SCENARIO, "fixed"), "quiet")
     busy = _upload_folder(api, incident_id, variant(SCENARIO, "bad"), "busy")
     _findings(api, incident_id)
     with psycopg.connect(database_url, autocommit=True) as conn:
@@ -169,6 +170,14 @@ def test_a_parse_on_one_host_recomputes_that_host_alone(
     ids = {f["id"] for f in body["findings"]}
     assert SCENARIO in ids  # the busy host, recomputed
     assert "marker" in ids  # the quiet host's findings, taken as stored
+    # Nor does the parse build the quiet host's digests when they are of an older version (as after
+    # an upgrade): the next full recomputation does, off the parse's way to ready.
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        conn.execute("UPDATE capture_digests SET version = version - 1 WHERE capture_id = ANY(%s)", (quiet,))
+        assert api.post(f"/api/captures/{busy[0]}/reparse").status_code in (200, 202)
+        wait_parsed(api, busy[0])
+        rows = conn.execute("SELECT version FROM capture_digests WHERE capture_id = ANY(%s)", (quiet,))
+        assert {version for (version,) in rows} == {VERSION - 1}
     # Captures sent to the trash no longer count; restored, they count again.
     for capture_id in busy:
         assert api.delete(f"/api/captures/{capture_id}").status_code == 204

@@ -4,7 +4,8 @@ One digest per capture, built two ways that must agree: on the server from the t
 filled (`findings/digests.py`), and in the CLI straight from the parsed records
 (`digest_builder.py`). Both aggregate the same records by the same keys, so a detector sees the
 same numbers wherever it runs. Small enough to keep as JSON beside the capture (aggregates, not
-samples), which is what makes findings quick after a parse.
+samples), which is what makes findings quick after a parse. The tables that grow with a capture's
+distinct stacks (the stacks themselves, the CPU and wait rows) are kept packed (`stack_table.py`).
 """
 
 from __future__ import annotations
@@ -14,9 +15,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-VERSION = 3
-"""Bumped when the digest's meaning changes; stored digests of another version are not read (a
-re-parse stores them again). 2: blocked time apart from the wake-up delay. 3: wake-up bursts."""
+from stallscope.analysis.findings.cpu_table import CpuRow as CpuRow
+from stallscope.analysis.findings.cpu_table import CpuTable
+from stallscope.analysis.findings.stack_table import StackTable, pack_rows, unpack_rows
+
+VERSION = 4
+"""Bumped when the digest's meaning or form changes; stored digests of another version are not read
+(they are built again from the capture's tables). 2: blocked time apart from the wake-up delay.
+3: wake-up bursts. 4: stacks, CPU rows (as columns) and wait rows packed."""
 
 FrameName = tuple[str, str]
 """(name, kind): kind as stored (`kernel`, `user`, `jit`, `inline`, `unknown`)."""
@@ -25,20 +31,6 @@ StackNames = tuple[str, ...]
 
 DURATION_KINDS = ("syscall", "fault", "function", "tracepoint")
 """Event kinds summarised by name with percentiles (off-CPU time is summarised per thread)."""
-
-
-@dataclass(slots=True)
-class CpuRow:
-    """Samples of one event, thread and stack: `weight` in the event's unit, `samples` counted."""
-
-    event: str
-    pid: int | None
-    tid: int | None
-    comm: str
-    stack: int
-    """Index into the digest's `stacks`."""
-    weight: int
-    samples: int
 
 
 @dataclass(slots=True)
@@ -139,9 +131,10 @@ class CaptureDigest:
     start_ns: int | None
     end_ns: int | None
     frames: list[FrameName] = field(default_factory=list)
-    stacks: list[tuple[int, ...]] = field(default_factory=list)
-    """Frame indexes, root first."""
-    cpu: list[CpuRow] = field(default_factory=list)
+    stacks: Sequence[tuple[int, ...]] = field(default_factory=list)
+    """Frame indexes, root first: a list, or a `StackTable` (the server's, and one read from JSON)."""
+    cpu: Sequence[CpuRow] = field(default_factory=list)
+    """A list, or a `CpuTable` (the server's, and one read from JSON)."""
     waits: list[WaitRow] = field(default_factory=list)
     durations: list[DurationStats] = field(default_factory=list)
     thread_source: str = "none"
@@ -167,24 +160,9 @@ class CaptureDigest:
             "start_ns": self.start_ns,
             "end_ns": self.end_ns,
             "frames": [list(f) for f in self.frames],
-            "stacks": [list(s) for s in self.stacks],
-            "cpu": [[r.event, r.pid, r.tid, r.comm, r.stack, r.weight, r.samples] for r in self.cpu],
-            "waits": [
-                [
-                    w.kind,
-                    w.name,
-                    w.pid,
-                    w.tid,
-                    w.comm,
-                    w.state,
-                    w.stack,
-                    w.count,
-                    w.total_ns,
-                    w.max_ns,
-                    w.blocked_ns,
-                ]
-                for w in self.waits
-            ],
+            "stacks": StackTable.of(self.stacks).as_json(),
+            "cpu": CpuTable.of(self.cpu).as_json(),
+            "waits": pack_rows([_wait_row(w) for w in self.waits]),
             "durations": [
                 [d.kind, d.name, d.count, d.total_ns, d.p50_ns, d.p90_ns, d.p99_ns, d.max_ns]
                 for d in self.durations
@@ -228,6 +206,22 @@ class CaptureDigest:
         }
 
 
+def _wait_row(w: WaitRow) -> list[Any]:
+    return [
+        w.kind,
+        w.name,
+        w.pid,
+        w.tid,
+        w.comm,
+        w.state,
+        w.stack,
+        w.count,
+        w.total_ns,
+        w.max_ns,
+        w.blocked_ns,
+    ]
+
+
 def digest_from_json(d: dict[str, Any]) -> CaptureDigest:
     """The inverse of `as_json`; raises ValueError for a digest of another version."""
     if d.get("v") != VERSION:
@@ -240,9 +234,9 @@ def digest_from_json(d: dict[str, Any]) -> CaptureDigest:
         start_ns=d["start_ns"],
         end_ns=d["end_ns"],
         frames=[(f[0], f[1]) for f in d["frames"]],
-        stacks=[tuple(s) for s in d["stacks"]],
-        cpu=[CpuRow(*r) for r in d["cpu"]],
-        waits=[WaitRow(*w) for w in d["waits"]],
+        stacks=StackTable.from_json(d["stacks"]),
+        cpu=CpuTable.from_json(d["cpu"]),
+        waits=[WaitRow(*w) for w in unpack_rows(d["waits"])],
         durations=[DurationStats(*x) for x in d["durations"]],
         thread_source=d["thread_source"],
         threads=[

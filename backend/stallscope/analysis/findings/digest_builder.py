@@ -50,6 +50,7 @@ class DigestBuilder:
         self._to_utc = to_utc
         self._frames: dict[tuple[str, str], int] = {}
         self._stacks: dict[Stack, int] = {}
+        self._stack_frames: list[tuple[int, ...]] = []
         self._cpu: dict[tuple[str, int | None, int | None, str, int], list[int]] = {}
         self._waits: dict[tuple[str, str, int | None, int | None, str, str | None, int], list[int]] = {}
         self._durations: dict[tuple[str, str], list[int]] = {}
@@ -80,6 +81,7 @@ class DigestBuilder:
         d = self._digest
         d.start_ns, d.end_ns = self._start, self._end
         d.frames = list(self._frames)
+        d.stacks = self._stack_frames
         d.cpu = [CpuRow(*key, weight, samples) for key, (weight, samples) in self._cpu.items()]
         d.waits = [
             WaitRow(*key, count, total, most, blocked)
@@ -117,8 +119,8 @@ class DigestBuilder:
                 if fid is None:
                     fid = frames[key] = len(frames)
                 ids.append(fid)
-            index = self._stacks[stack] = len(self._digest.stacks)
-            self._digest.stacks.append(tuple(ids))
+            index = self._stacks[stack] = len(self._stack_frames)
+            self._stack_frames.append(tuple(ids))
         return index
 
     def _sample(self, s: Sample) -> None:

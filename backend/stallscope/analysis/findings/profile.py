@@ -4,15 +4,20 @@ A detector asks questions ("what share of CPU samples has a frame matching `comp
 long did each thread spend in D under `rwsem_down`?"); the answers are computed here once per
 question and cached, so detectors stay short and every detector counts the same way the views do:
 a frame matches a term as the flame graph's search does (case-insensitive substring), and a stack
-counts once however many of its frames match.
+counts once however many of its frames match. Questions are answered over arrays of all the rows
+at once (`profile_arrays.py`), in the rows' order: of equal weights, the first found is named first.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
 
 from stallscope.analysis.config_keys import flatten
 from stallscope.analysis.findings.digest import (
@@ -24,10 +29,10 @@ from stallscope.analysis.findings.digest import (
     ThreadSummary,
     WaitRow,
 )
+from stallscope.analysis.findings.profile_arrays import DigestArrays, ProcessKey, Rows, sum_by_key
+from stallscope.analysis.findings.profile_arrays import ThreadKey as ThreadKey
+from stallscope.analysis.findings.stack_table import Flags, Int64s
 from stallscope.ingest.snapshot.model import KIND as SNAPSHOT_KIND
-
-ThreadKey = tuple[int | None, int | None, str]
-"""(pid, tid, comm)."""
 
 CPU_EVENT_NAMES = frozenset(
     {"cpu-clock", "task-clock", "cycles", "cpu-cycles", "instructions", "ref-cycles", "bus-cycles"}
@@ -71,10 +76,20 @@ class Match:
     count: int = 0
     """Samples (CPU) or waits (off-CPU, events)."""
     by_thread: Counter[ThreadKey] = field(default_factory=Counter)
-    stacks: Counter[StackNames] = field(default_factory=Counter)
     callers: Counter[str] = field(default_factory=Counter)
     """The first frame outside the matched family below the match (who calls it)."""
     longest_ns: int = 0
+    named_stacks: Callable[[], Counter[StackNames]] | None = field(default=None, repr=False, compare=False)
+    """Names the matched stacks when `stacks` is first read: most questions never need the names of
+    the thousands of stacks they matched, only their weight."""
+    _stacks: Counter[StackNames] | None = field(default=None, init=False, repr=False, compare=False)
+
+    @property
+    def stacks(self) -> Counter[StackNames]:
+        """Weight by matched stack (frame names, root first), heaviest first among equals as found."""
+        if self._stacks is None:
+            self._stacks = self.named_stacks() if self.named_stacks is not None else Counter()
+        return self._stacks
 
     @property
     def share(self) -> float:
@@ -107,9 +122,7 @@ class Profile:
     def __init__(self, name: str, digests: Sequence[CaptureDigest]) -> None:
         self.name = name
         self.digests = list(digests)
-        self._stack_cache: dict[tuple[int, int], StackNames] = {}
-        self._hits: dict[tuple[int, tuple[str, ...]], frozenset[int]] = {}
-        self._stack_kinds: dict[int, tuple[list[bool], list[bool]]] = {}
+        self._stacks: dict[int, DigestArrays] = {}
 
     @property
     def empty(self) -> bool:
@@ -155,110 +168,152 @@ class Profile:
         ends = [d.end_ns for d in self.digests if d.end_ns is not None]
         return (min(starts), max(ends)) if starts and ends else None
 
+    def _of(self, digest: CaptureDigest) -> DigestArrays:
+        found = self._stacks.get(id(digest))
+        if found is None or found.digest is not digest:
+            found = self._stacks[id(digest)] = DigestArrays(digest)
+        return found
+
     def stack(self, digest: CaptureDigest, index: int) -> StackNames:
-        key = (id(digest), index)
-        names = self._stack_cache.get(key)
-        if names is None:
-            names = self._stack_cache[key] = digest.stack_names(index)
-        return names
+        return self._of(digest).names(index)
 
     def first_match(self, digest: CaptureDigest, index: int, terms: Terms | None) -> int:
         """Index of the outermost frame of stack `index` matching `terms` (-1: none; no terms: the
-        stack's depth, as if past its last frame). Frames are matched once per digest, and a stack
-        without any matching frame is ruled out by a set test, which keeps detectors quick on
-        captures of tens of thousands of distinct stacks."""
+        stack's depth, as if past its last frame)."""
         if index < 0:
             return -1 if terms is not None else 0
-        ids = digest.stacks[index]
         if terms is None:
-            return len(ids)
-        key = (id(digest), terms.terms)
-        hits = self._hits.get(key)
-        if hits is None:
-            hits = self._hits[key] = frozenset(i for i, (name, _) in enumerate(digest.frames) if terms(name))
-        if hits.isdisjoint(ids):
-            return -1
-        return next(i for i, frame in enumerate(ids) if frame in hits)
+            return len(digest.stacks[index])
+        return self._of(digest).first_list(terms.terms)[index]
 
     def in_kernel(self, digest: CaptureDigest, index: int) -> bool:
         """Whether the stack's innermost frame is a kernel frame (the sample was taken in the kernel)."""
-        return index >= 0 and self._kinds(digest)[0][index]
+        return index >= 0 and bool(self._of(digest).kinds()[0][index])
 
     def runs_user_code(self, digest: CaptureDigest, index: int) -> bool:
         """Whether any frame of the stack is not a kernel frame."""
-        return index >= 0 and self._kinds(digest)[1][index]
-
-    def _kinds(self, digest: CaptureDigest) -> tuple[list[bool], list[bool]]:
-        """Per stack of a digest, once: (leaf in the kernel, some frame outside it)."""
-        known = self._stack_kinds.get(id(digest))
-        if known is None:
-            kernel = [kind == "kernel" for _, kind in digest.frames]
-            leaf = [bool(ids) and kernel[ids[-1]] for ids in digest.stacks]
-            user = [not all(kernel[i] for i in ids) for ids in digest.stacks]
-            known = self._stack_kinds[id(digest)] = (leaf, user)
-        return known
+        return index >= 0 and bool(self._of(digest).kinds()[1][index])
 
     # -- CPU samples -------------------------------------------------------------------------
 
     def cpu_rows(self) -> list[tuple[CaptureDigest, CpuRow]]:
-        """CPU samples of the targets (every detector reads them: kept once)."""
+        """CPU samples of the targets, one row per (event, thread, stack) and capture."""
         return self._cpu_rows
 
     @cached_property
     def _cpu_rows(self) -> list[tuple[CaptureDigest, CpuRow]]:
+        return self._sample_rows(self._cpu)
+
+    def _sample_rows(self, rows: Rows) -> list[tuple[CaptureDigest, CpuRow]]:
         return [
-            (d, row)
-            for d in self.digests
-            for row in d.cpu
-            if is_cpu_event(row.event) and self.is_target(row.pid)
+            (d, d.cpu[i]) for d, at in zip(self.digests, rows.positions, strict=True) for i in at.tolist()
         ]
+
+    def _samples(self, event_test: Callable[[str], bool]) -> Rows:
+        """The sample rows of events passing `event_test`, of the targets."""
+        tables = [self._of(d).cpu for d in self.digests]
+        positions = [table.chosen(event_test, self.target_pids) for table in tables]
+        return Rows.of_samples(tables, positions)
+
+    @cached_property
+    def _cpu(self) -> Rows:
+        return self._samples(is_cpu_event)
 
     @cached_property
     def cpu_total(self) -> int:
-        return sum(row.weight for _, row in self.cpu_rows())
+        return int(self._cpu.weight.sum())
 
     @cached_property
     def cpu_samples(self) -> int:
-        return sum(row.samples for _, row in self.cpu_rows())
+        return int(self._cpu.count.sum())
 
     def cpu_matching(self, terms: Terms, skip: Terms | None = None, also: Terms | None = None) -> Match:
         """CPU samples with a frame matching `terms` (and, with `also`, another matching `also`)."""
-        return self._match_samples(self.cpu_rows(), terms, skip, also)
+        return self._match(self._cpu, terms, skip, also)
+
+    def cpu_in_kernel(self) -> Flags:
+        """Per row of `cpu_rows()`, whether the sample was taken in the kernel."""
+        in_kernel: Flags = self._per_row(self._cpu, lambda s: s.kinds()[0], False)
+        return in_kernel
+
+    def cpu_runs_user_code(self) -> Flags:
+        """Per row of `cpu_rows()`, whether some frame of its stack is not a kernel frame."""
+        user: Flags = self._per_row(self._cpu, lambda s: s.kinds()[1], False)
+        return user
+
+    def cpu_hits(self, terms: Terms) -> Flags:
+        """Per row of `cpu_rows()`, whether its stack has a frame matching `terms`."""
+        hit: Flags = self._first(self._cpu, terms) >= 0
+        return hit
 
     def cpu_kernel(self) -> Match:
         """CPU samples taken in the kernel (the leaf frame is a kernel frame)."""
-        m = Match(total=self.cpu_total)
-        for d, row in self.cpu_rows():
-            if self.in_kernel(d, row.stack):
-                m.weight += row.weight
-                m.count += row.samples
-                m.by_thread[(row.pid, row.tid, row.comm)] += row.weight
-                m.stacks[self.stack(d, row.stack)] += row.weight
-        return m
+        return self._gather(self._cpu, self.cpu_in_kernel(), self.cpu_total)
+
+    def cpu_where(self, chosen: Flags, total: int | None = None) -> Match:
+        """The rows of `cpu_rows()` flagged in `chosen`, out of `total` (all CPU samples by default)."""
+        return self._gather(self._cpu, chosen, self.cpu_total if total is None else total)
+
+    def cpu_threads(self) -> tuple[list[ThreadKey], Int64s]:
+        """The threads of `cpu_rows()` in the order they first occur, and per row its thread's index."""
+        return self._cpu.thread_keys, self._cpu.thread
+
+    def cpu_processes(self) -> tuple[list[ProcessKey], Int64s]:
+        """The processes (pid, comm) of `cpu_rows()` in the order they first occur, and per row its
+        process's index."""
+        return self._cpu.process_keys, self._cpu.process
+
+    def cpu_weights(self) -> Int64s:
+        """Per row of `cpu_rows()`, its weight."""
+        return self._cpu.weight
+
+    def cpu_sample_counts(self) -> Int64s:
+        """Per row of `cpu_rows()`, its samples."""
+        return self._cpu.count
+
+    def cpu_inclusive(self) -> dict[str, int]:
+        """Each function's inclusive CPU weight: that of the samples whose stack holds it."""
+        return self._inclusive(self._cpu, np.ones(len(self._cpu), dtype=bool), self._cpu.weight)
+
+    def cpu_stack_weights(self, chosen: Flags | None = None) -> Counter[StackNames]:
+        """Weight by stack (frame names) of the rows of `cpu_rows()` flagged in `chosen` (all by default)."""
+        rows = self._cpu
+        picked = np.arange(len(rows)) if chosen is None else np.flatnonzero(chosen)
+        return self._named(rows, picked, rows.weight)()
 
     # -- fault samples -----------------------------------------------------------------------
 
-    def fault_rows(self) -> Iterator[tuple[CaptureDigest, CpuRow]]:
-        for d in self.digests:
-            for row in d.cpu:
-                if is_fault_event(row.event) and self.is_target(row.pid):
-                    yield d, row
+    def fault_rows(self) -> list[tuple[CaptureDigest, CpuRow]]:
+        return self._sample_rows(self._faults)
+
+    @cached_property
+    def _faults(self) -> Rows:
+        return self._samples(is_fault_event)
 
     def faults_matching(self, terms: Terms, skip: Terms | None = None) -> Match:
-        return self._match_samples(self.fault_rows(), terms, skip)
+        return self._match(self._faults, terms, skip)
 
     # -- off-CPU time and other timed events ---------------------------------------------------
 
     @cached_property
     def has_offcpu(self) -> bool:
         """Whether any capture of this side recorded off-CPU intervals (of the targets)."""
-        return any(True for _ in self.wait_rows())
+        return bool(len(self._offcpu))
 
     def wait_rows(self, kind: str = "off-cpu") -> Iterator[tuple[CaptureDigest, WaitRow]]:
         for d in self.digests:
             for row in d.waits:
                 if row.kind == kind and self.is_target(row.pid):
                     yield d, row
+
+    @cached_property
+    def _offcpu(self) -> Rows:
+        chosen = [
+            [(i, row) for i, row in enumerate(d.waits) if row.kind == "off-cpu" and self.is_target(row.pid)]
+            for d in self.digests
+        ]
+        positions = [np.array([i for i, _ in part], dtype=np.int64) for part in chosen]
+        return Rows.of_waits([[row for _, row in part] for part in chosen], positions)
 
     def offcpu_matching(
         self,
@@ -273,20 +328,24 @@ class Profile:
         Whole intervals, switch-out to switch-in, as the off-CPU flame graph weighs them; with
         `blocked_only`, without the wake-up delay, as the thread accounting splits them (blocked,
         then runnable), so shares of a thread's time add up."""
-        wanted = set(states) if states is not None else None
-        m = Match()
-        for d, row in self.wait_rows():
-            if wanted is not None and (row.state or "?") not in wanted:
-                continue
-            weight = row.blocked_ns if blocked_only else row.total_ns
-            m.total += weight
-            at = self.first_match(d, row.stack, terms)
-            if at < 0 or (also is not None and self.first_match(d, row.stack, also) < 0):
-                continue
-            stack = self.stack(d, row.stack)
-            self._add(m, stack, at, skip, weight, row.count, (row.pid, row.tid, row.comm))
-            m.longest_ns = max(m.longest_ns, row.max_ns)
-        return m
+        rows = self._offcpu
+        within = self._in_states(rows, states) if states is not None else None
+        weight = rows.blocked if blocked_only else rows.weight
+        return self._match(rows, terms, skip, also, weight=weight, within=within)
+
+    def offcpu_inclusive(self, states: Iterable[str]) -> tuple[dict[str, int], int]:
+        """Each function's inclusive off-CPU time (whole intervals) in `states`, and the total."""
+        rows = self._offcpu
+        within = self._in_states(rows, states)
+        return self._inclusive(rows, within, rows.weight), int(rows.weight[within].sum())
+
+    @staticmethod
+    def _in_states(rows: Rows, states: Iterable[str]) -> Flags:
+        """Per wait, whether its state (`?` when none was recorded) is one of `states`."""
+        wanted = set(states)
+        codes = np.array([state in wanted for state in rows.states] or [False], dtype=bool)
+        within: Flags = codes[rows.state] if len(rows) else np.zeros(0, dtype=bool)
+        return within
 
     def durations(self, kind: str, name: str) -> DurationStats | None:
         """The capture with the most such events: percentiles of different captures do not add."""
@@ -349,35 +408,136 @@ class Profile:
 
     # -- shared --------------------------------------------------------------------------------
 
-    def _match_samples(
+    def _per_row(
+        self, rows: Rows, per_stack: Callable[[DigestArrays], NDArray[Any]], none: int | bool
+    ) -> Any:
+        """A per-stack column of each digest, read at each row's stack (`none` where it has none)."""
+        out = np.full(len(rows), none, dtype=bool if isinstance(none, bool) else np.int64)
+        for digest, (lo, hi) in zip(self.digests, rows.bounds, strict=True):
+            if lo == hi:
+                continue
+            stacks = rows.stack[lo:hi]
+            has = stacks >= 0
+            column = per_stack(self._of(digest))
+            out[lo:hi][has] = column[stacks[has]]
+        return out
+
+    def _first(self, rows: Rows, terms: Terms | None) -> Int64s:
+        """Per row, `first_match` of its stack."""
+        if terms is None:
+            lengths: Int64s = self._per_row(rows, lambda s: s.table.lengths, 0)
+            return lengths
+        found: Int64s = self._per_row(rows, lambda s: s.first(terms.terms), -1)
+        return found
+
+    def _match(
         self,
-        rows: Iterable[tuple[CaptureDigest, CpuRow]],
-        terms: Terms,
+        rows: Rows,
+        terms: Terms | None,
         skip: Terms | None,
         also: Terms | None = None,
+        weight: Int64s | None = None,
+        within: Flags | None = None,
     ) -> Match:
-        m = Match()
-        for d, row in rows:
-            m.total += row.weight
-            at = self.first_match(d, row.stack, terms)
-            if at < 0 or (also is not None and self.first_match(d, row.stack, also) < 0):
-                continue
-            stack = self.stack(d, row.stack)
-            self._add(m, stack, at, skip, row.weight, row.samples, (row.pid, row.tid, row.comm))
+        """Rows (`within` them) whose stack matches `terms` (and `also`), out of all of them: weight,
+        samples or waits, threads, stacks and the callers of the first matching frame."""
+        weight = rows.weight if weight is None else weight
+        first = self._first(rows, terms)
+        chosen = first >= 0
+        if also is not None:
+            chosen &= self._first(rows, also) >= 0
+        if within is not None:
+            chosen &= within
+        total = int(weight[within].sum()) if within is not None else int(weight.sum())
+        m = self._gather(rows, chosen, total, weight)
+        picked = np.flatnonzero(chosen)
+        if len(picked):
+            m.longest_ns = int(rows.longest[picked].max())
+            keys, weights, found_at = sum_by_key(self._stack_keys(rows, picked), weight[picked])
+            positions = first[picked][found_at].tolist()
+            for (digest, index), at, w in zip(self._key_stacks(rows, keys), positions, weights, strict=True):
+                caller = self._caller(digest, index, at, skip)
+                if caller is not None:
+                    m.callers[caller] += w
         return m
 
-    @staticmethod
-    def _add(
-        m: Match, stack: StackNames, at: int, skip: Terms | None, weight: int, count: int, thread: ThreadKey
-    ) -> None:
-        m.weight += weight
-        m.count += count
-        m.by_thread[thread] += weight
-        m.stacks[stack] += weight
+    def _gather(self, rows: Rows, chosen: Flags, total: int, weight: Int64s | None = None) -> Match:
+        """The chosen rows' weight, count, threads and (named when read) stacks, out of `total`."""
+        weight = rows.weight if weight is None else weight
+        picked = np.flatnonzero(chosen)
+        m = Match(total=total, weight=int(weight[picked].sum()), count=int(rows.count[picked].sum()))
+        if len(picked):
+            threads, thread_weights, _ = sum_by_key(rows.thread[picked], weight[picked])
+            for thread, w in zip(threads.tolist(), thread_weights, strict=True):
+                m.by_thread[rows.thread_keys[thread]] += w
+            m.named_stacks = self._named(rows, picked, weight)
+        return m
+
+    def _named(self, rows: Rows, picked: Int64s, weight: Int64s) -> Callable[[], Counter[StackNames]]:
+        """Weight by stack names of the picked rows, worked out when called (stacks found first first)."""
+
+        def named() -> Counter[StackNames]:
+            stacks: Counter[StackNames] = Counter()
+            if not len(picked):
+                return stacks
+            keys, weights, _ = sum_by_key(self._stack_keys(rows, picked), weight[picked])
+            for (digest, index), w in zip(self._key_stacks(rows, keys), weights, strict=True):
+                stacks[self.stack(digest, index)] += w
+            return stacks
+
+        return named
+
+    def _inclusive(self, rows: Rows, chosen: Flags, weight: Int64s) -> dict[str, int]:
+        """Per function name, the weight of the chosen rows whose stack holds it (once however
+        often it recurs), summed by stack first: one pass over the frames of the stacks the rows
+        name, not a set of names per stack."""
+        inclusive: Counter[str] = Counter()
+        for digest, (lo, hi) in zip(self.digests, rows.bounds, strict=True):
+            stacks, weights = rows.stack[lo:hi][chosen[lo:hi]], weight[lo:hi][chosen[lo:hi]]
+            named = stacks >= 0
+            if not named.any():
+                continue
+            arrays = self._of(digest)
+            per_stack = np.zeros(len(arrays.table), dtype=np.int64)
+            np.add.at(per_stack, stacks[named], weights[named])
+            present = np.zeros(len(arrays.table), dtype=bool)
+            present[stacks[named]] = True
+            names, name_of_frame = arrays.name_ids()
+            lengths = arrays.table.lengths
+            element_stack = np.repeat(np.arange(len(lengths), dtype=np.int64), lengths)
+            kept = present[element_stack]
+            pairs = element_stack[kept] * len(names) + name_of_frame[arrays.table.frames[kept]]
+            pairs.sort(kind="stable")  # already by stack: the stable sort (runs) only orders each stack
+            pairs = pairs[np.concatenate(([True], pairs[1:] != pairs[:-1]))]  # each name once a stack
+            sums = np.zeros(len(names), dtype=np.int64)
+            np.add.at(sums, pairs % len(names), per_stack[pairs // len(names)])
+            found = np.zeros(len(names), dtype=bool)
+            found[pairs % len(names)] = True
+            for name_id in np.flatnonzero(found).tolist():
+                inclusive[names[name_id]] += int(sums[name_id])
+        return dict(inclusive)
+
+    def _stack_keys(self, rows: Rows, picked: Int64s) -> Int64s:
+        """Per picked row, one number for (its digest, its stack)."""
+        ordinal = np.searchsorted([hi for _, hi in rows.bounds], picked, side="right")
+        keys: Int64s = ordinal.astype(np.int64) * STACK_KEY_SPAN + (rows.stack[picked] + 1)
+        return keys
+
+    def _key_stacks(self, rows: Rows, keys: Int64s) -> list[tuple[CaptureDigest, int]]:
+        return [(self.digests[key // STACK_KEY_SPAN], key % STACK_KEY_SPAN - 1) for key in keys.tolist()]
+
+    def _caller(self, digest: CaptureDigest, index: int, at: int, skip: Terms | None) -> str | None:
+        """Who calls the frame at position `at` of the stack: the first frame above it that `skip`
+        does not name."""
+        stack = self.stack(digest, index)
         for name in reversed(stack[:at]):
             if skip is None or not skip(name):
-                m.callers[name] += weight
-                break
+                return name
+        return None
+
+
+STACK_KEY_SPAN = 1 << 32
+"""(digest, stack) keys: the digest's position times this, plus the stack's index + 1."""
 
 
 def _host_wide(m: MetricSummary) -> bool:

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from collections import Counter
 
+import numpy as np
+
 from stallscope.analysis.findings.detector import Detector, Links, Measure, Threshold, grade
 from stallscope.analysis.findings.finding import Evidence, Finding
-from stallscope.analysis.findings.profile import Profile, Terms
+from stallscope.analysis.findings.profile import Match, Profile, Terms
 from stallscope.analysis.findings.wording import (
     count,
     pct,
@@ -97,46 +99,34 @@ class HotAllocationGc(Detector):
         "https://github.com/async-profiler/async-profiler",
     )
 
-    def _gc(
-        self, p: Profile
-    ) -> tuple[int, int, Counter[tuple[int | None, int | None, str]], Counter[tuple[str, ...]]]:
-        """(GC weight, runtime processes' weight, GC weight by thread, GC stacks)."""
-        runtime_pids = set()
-        for d, row in p.cpu_rows():
-            if row.pid in runtime_pids:
-                continue
-            if (
-                GC_THREADS(row.comm)
-                or p.first_match(d, row.stack, GC_FRAMES) >= 0
-                or p.first_match(d, row.stack, ALLOCATION_FRAMES) >= 0
-            ):
-                runtime_pids.add(row.pid)
-        gc = total = 0
-        threads: Counter[tuple[int | None, int | None, str]] = Counter()
-        stacks: Counter[tuple[str, ...]] = Counter()
-        for d, row in p.cpu_rows():
-            if row.pid not in runtime_pids:
-                continue
-            total += row.weight
-            if GC_THREADS(row.comm) or p.first_match(d, row.stack, GC_FRAMES) >= 0:
-                gc += row.weight
-                threads[(row.pid, row.tid, row.comm)] += row.weight
-                stacks[p.stack(d, row.stack)] += row.weight
-        return gc, total, threads, stacks
+    def _gc(self, p: Profile) -> tuple[int, Match]:
+        """(the runtime processes' CPU weight, their samples in GC: threads, stacks, weight)."""
+        thread_keys, thread = p.cpu_threads()
+        gc_thread = np.array([GC_THREADS(comm) for _, _, comm in thread_keys], dtype=bool)[thread]
+        gc_frames = p.cpu_hits(GC_FRAMES)
+        runtime = gc_thread | gc_frames | p.cpu_hits(ALLOCATION_FRAMES)
+        process_keys, process = p.cpu_processes()
+        runtime_pids = {process_keys[i][0] for i in np.unique(process[runtime]).tolist()}
+        in_runtime = np.array([pid in runtime_pids for pid, _ in process_keys], dtype=bool)[process]
+        total = int(p.cpu_weights()[in_runtime].sum())
+        return total, p.cpu_where(in_runtime & (gc_thread | gc_frames), total)
 
     def measure(self, p: Profile) -> Measure | None:
         if p.cpu_total == 0:
             return None
-        gc, total, _, _ = self._gc(p)
-        share = gc / total if total else 0.0
+        total, gc = self._gc(p)
+        share = gc.weight / total if total else 0.0
         return Measure(share, f"{pct(share)} of the runtime's CPU in GC")
 
     def detect(self, p: Profile, baseline: Profile | None, links: Links) -> Finding | None:
-        gc, total, threads, stacks = self._gc(p)
-        samples = sum(row.samples for d, row in p.cpu_rows() if (row.pid, row.tid, row.comm) in threads)
+        total, gc = self._gc(p)
+        threads = gc.by_thread
+        thread_keys, thread = p.cpu_threads()
+        of_gc_threads = np.array([key in threads for key in thread_keys], dtype=bool)[thread]
+        samples = int(p.cpu_sample_counts()[of_gc_threads].sum())
         if not total or samples < self.threshold("min_samples"):
             return None
-        share = gc / total
+        share = gc.weight / total
         severity = grade(share, self.threshold("warning"), self.threshold("critical"), self.threshold("info"))
         if severity is None:
             return None
@@ -153,11 +143,11 @@ class HotAllocationGc(Detector):
                 share,
                 "share",
             ),
-            Evidence("GC threads", top_names(comms, gc)),
+            Evidence("GC threads", top_names(comms, gc.weight)),
         ]
-        if stacks:
+        if gc.stacks:
             evidence.append(
-                Evidence("Heaviest GC stack", stack_text(stacks.most_common(1)[0][0]), view=flame)
+                Evidence("Heaviest GC stack", stack_text(gc.stacks.most_common(1)[0][0]), view=flame)
             )
         confidence = 0.6
         if alloc.count:

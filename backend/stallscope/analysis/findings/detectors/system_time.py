@@ -11,6 +11,8 @@ from __future__ import annotations
 import math
 from collections import Counter
 
+import numpy as np
+
 from stallscope.analysis.findings.detector import Detector, Links, Measure, Threshold, grade
 from stallscope.analysis.findings.finding import Evidence, Finding
 from stallscope.analysis.findings.profile import Profile, Terms
@@ -58,19 +60,19 @@ class HighSystemTime(Detector):
     def _processes(self, p: Profile) -> dict[tuple[int | None, str], list[int]]:
         """(pid, comm) → [samples, kernel samples, weight, kernel weight], of processes that run user
         code: a kernel thread (kworker, kswapd, jbd2) is all kernel by nature."""
-        out: dict[tuple[int | None, str], list[int]] = {}
-        user: set[tuple[int | None, str]] = set()
-        for d, row in p.cpu_rows():
-            key = (row.pid, row.comm)
-            entry = out.setdefault(key, [0, 0, 0, 0])
-            entry[0] += row.samples
-            entry[2] += row.weight
-            if p.in_kernel(d, row.stack):
-                entry[1] += row.samples
-                entry[3] += row.weight
-            if p.runs_user_code(d, row.stack):
-                user.add(key)
-        return {key: entry for key, entry in out.items() if key in user}
+        keys, process = p.cpu_processes()
+        kernel = p.cpu_in_kernel()
+        totals = np.zeros((len(keys), 4), dtype=np.int64)
+        for column, values, rows in (
+            (0, p.cpu_sample_counts(), process),
+            (1, p.cpu_sample_counts()[kernel], process[kernel]),
+            (2, p.cpu_weights(), process),
+            (3, p.cpu_weights()[kernel], process[kernel]),
+        ):
+            np.add.at(totals[:, column], rows, values)
+        user = np.zeros(len(keys), dtype=bool)
+        user[process[p.cpu_runs_user_code()]] = True
+        return {key: totals[i].tolist() for i, key in enumerate(keys) if user[i]}
 
     def _worst(self, p: Profile) -> tuple[tuple[int | None, str], float] | None:
         """The process with the highest kernel share among those with enough samples."""
@@ -106,9 +108,10 @@ class HighSystemTime(Detector):
         ]
         who = f"{comm} ({pid})" if pid is not None else comm
         calls: Counter[str] = Counter()
-        for d, row in p.cpu_rows():
-            if (row.pid, row.comm) == (pid, comm) and p.in_kernel(d, row.stack):
-                calls[_syscall_name(p.stack(d, row.stack)) or "(not a syscall)"] += row.weight
+        keys, process = p.cpu_processes()
+        worst_rows = (process == keys.index((pid, comm))) & p.cpu_in_kernel()
+        for stack, weight in p.cpu_stack_weights(worst_rows).items():
+            calls[_syscall_name(stack) or "(not a syscall)"] += weight
         flame = links.flame(pid=pid) if pid is not None else links.flame(comm=comm)
         evidence = [
             Evidence(

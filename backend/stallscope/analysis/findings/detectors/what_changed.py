@@ -22,30 +22,17 @@ MIN_DELTA = 0.05
 SHOWN = 3
 
 
-def _inclusive(stacks: Counter[tuple[str, ...]], total: int) -> dict[str, float]:
+def _shares(weights: dict[str, int], total: int) -> dict[str, float]:
     """Each function's inclusive share: of the weight, the stacks it appears in."""
-    out: Counter[str] = Counter()
-    for stack, weight in stacks.items():
-        for name in set(stack):
-            out[name] += weight
-    return {name: w / total for name, w in out.items()} if total else {}
+    return {name: w / total for name, w in weights.items()} if total else {}
 
 
-def _cpu_stacks(p: Profile) -> tuple[Counter[tuple[str, ...]], int]:
-    stacks: Counter[tuple[str, ...]] = Counter()
-    for d, row in p.cpu_rows():
-        stacks[p.stack(d, row.stack)] += row.weight
-    return stacks, p.cpu_total
+def _cpu_shares(p: Profile) -> dict[str, float]:
+    return _shares(p.cpu_inclusive(), p.cpu_total)
 
 
-def _offcpu_stacks(p: Profile) -> tuple[Counter[tuple[str, ...]], int]:
-    stacks: Counter[tuple[str, ...]] = Counter()
-    total = 0
-    for d, row in p.wait_rows():
-        if row.state in ("D", "R", "R+"):
-            stacks[p.stack(d, row.stack)] += row.total_ns
-            total += row.total_ns
-    return stacks, total
+def _offcpu_shares(p: Profile) -> dict[str, float]:
+    return _shares(*p.offcpu_inclusive(("D", "R", "R+")))
 
 
 def _states(p: Profile) -> dict[str, float]:
@@ -76,11 +63,10 @@ class WhatChanged(Detector):
             return None
         evidence: list[Evidence] = []
         biggest = 0.0
-        for label, source, (ours, ours_total), (theirs, theirs_total) in (
-            ("CPU", None, _cpu_stacks(p), _cpu_stacks(baseline)),
-            ("Blocked (D) and runnable", "off-cpu", _offcpu_stacks(p), _offcpu_stacks(baseline)),
+        for label, source, a, b in (
+            ("CPU", None, _cpu_shares(p), _cpu_shares(baseline)),
+            ("Blocked (D) and runnable", "off-cpu", _offcpu_shares(p), _offcpu_shares(baseline)),
         ):
-            a, b = _inclusive(ours, ours_total), _inclusive(theirs, theirs_total)
             deltas = sorted(((a.get(n, 0.0) - b.get(n, 0.0), n) for n in a), reverse=True)
             for delta, name in deltas[:SHOWN]:
                 if delta < MIN_DELTA:
