@@ -2,18 +2,28 @@
 
     python bench/ingest_and_query.py                   # ~1M samples built from the shared corpus
     python bench/ingest_and_query.py --samples 3000000 # a bigger capture
+    python bench/ingest_and_query.py --file bench/captures/deep-compile/cpu.perf.txt.gz
 
-The input is `cpu20s.perf.txt.gz` repeated with shifted times until it holds the requested number
-of samples (real stacks, up to 127 frames deep). A fresh embedded PostgreSQL is started in a
-temporary folder and migrated; the parse job the Celery worker runs is timed in a child process (so
-its peak RSS is its own), then the flame-graph endpoint is timed through the real FastAPI app.
-Baseline: the naive collapse from `parser_throughput.py`, over the same file, in the same run.
+The default input is `cpu20s.perf.txt.gz` repeated with shifted times until it holds the requested
+number of samples (real stacks, up to 127 frames deep); `--file` takes a real capture instead (plain,
+gzip or zstd; decompressed first, so every figure is over the same plain text). A fresh embedded
+PostgreSQL is started in a temporary folder and migrated; the parse job the Celery worker runs is
+timed in a child process (so its peak RSS is its own), then the flame-graph endpoint is timed
+through the real FastAPI app.
+
+Two figures of the parse job: its load stage (parse and store, until the samples are committed; the
+job logs it) and upload to ready (the upload into the blob store, then the whole job: rollups,
+thread states, the call-site tree and findings included). Baselines, over the same file in the same
+run: the naive collapse (`baselines.naive_collapse`; `--show-baselines` prints its code) and
+`inferno-collapse-perf --nthreads 1`.
 """
 
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
+import logging
 import os
 import resource
 import shutil
@@ -30,7 +40,14 @@ BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH.parent / "backend"))
 sys.path.insert(0, str(BENCH))
 
-from baselines import INFERNO_MISSING, Run, find_inferno, inferno_command, run_timed  # noqa: E402
+from baselines import (  # noqa: E402
+    INFERNO_MISSING,
+    Run,
+    decompressed,
+    find_inferno,
+    inferno_command,
+    run_timed,
+)
 from parser_throughput import DEFAULT_CORPUS, naive_collapse  # noqa: E402
 from parser_throughput import build_input as build_repeated  # noqa: E402
 
@@ -70,12 +87,31 @@ def measure_inferno(path: Path) -> Run | None:
     return run_timed(inferno_command(tool, path))
 
 
-def measure_ingest(database_url: str, capture_id: int) -> dict[str, float]:
+class LoadStage(logging.Handler):
+    """Takes the load stage's duration from the parse job's own log line (`load_seconds`)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.INFO)
+        self.seconds: float | None = None
+
+    def emit(self, record: logging.LogRecord) -> None:
+        seconds = getattr(record, "load_seconds", None)
+        if seconds is not None:
+            self.seconds = float(seconds)
+
+
+def measure_ingest(database_url: str, capture_id: int) -> dict[str, float | None]:
     from stallscope.captures.parsing import parse_capture
 
+    stage = LoadStage()
+    job_log = logging.getLogger("stallscope.captures.parsing")
+    job_log.addHandler(stage)
+    job_log.setLevel(logging.INFO)
     start = time.perf_counter()
     parse_capture(database_url, capture_id)
-    return {"seconds": time.perf_counter() - start, "peak_rss_mib": _peak_mib()}
+    seconds = time.perf_counter() - start
+    job_log.removeHandler(stage)
+    return {"seconds": seconds, "load_seconds": stage.seconds, "peak_rss_mib": _peak_mib()}
 
 
 def _peak_mib() -> float:
@@ -116,8 +152,11 @@ class Prepared:
     """Time to stream the file into the blob store, as an upload would."""
 
 
-def prepare_capture(tmp: Path, build_args: list[str], script: str = __file__) -> Prepared:
-    """Build the input in a child, start and migrate a fresh embedded PostgreSQL, store the capture.
+def prepare_capture(
+    tmp: Path, build_args: list[str], script: str = __file__, path: Path | None = None
+) -> Prepared:
+    """Build the input in a child (or take `path`), start and migrate a fresh embedded PostgreSQL,
+    store the capture.
 
     The input is built in a child because Linux children start with their parent's peak RSS: this
     process must stay small for the measuring children's figures to be their own.
@@ -126,7 +165,8 @@ def prepare_capture(tmp: Path, build_args: list[str], script: str = __file__) ->
     from stallscope.embedded import start_embedded_postgres
     from stallscope.migrate import upgrade_to_head
 
-    path = Path(child(*build_args, "--build-in", str(tmp), script=script)["path"])
+    if path is None:
+        path = Path(child(*build_args, "--build-in", str(tmp), script=script)["path"])
     url = start_embedded_postgres(tmp / "pgdata")
     upgrade_to_head(url)
     os.environ.update(DATABASE_URL=url, STALLSCOPE_DATA_DIR=str(tmp))
@@ -170,13 +210,49 @@ def time_queries(capture_id: int) -> dict[str, list[float]]:
     return timings
 
 
+def load() -> str:
+    return " ".join(f"{value:.2f}" for value in os.getloadavg())
+
+
+def print_ingest_table(
+    size_mb: float,
+    samples: float,
+    naive: dict[str, float],
+    inferno: Run | None,
+    ingest: dict[str, Any],
+    store_s: float,
+) -> None:
+    titles = (("seconds", 8), ("MB/s", 7), ("samples/s", 10), ("peak RSS", 9), ("vs naive", 9))
+    print(f"{'':42} " + " ".join(f"{title:>{width}}" for title, width in titles) + f" {'vs inferno':>11}")
+    rows: list[tuple[str, float, float | None]] = [
+        ("naive collapse (baseline)", naive["seconds"], naive["peak_rss_mib"])
+    ]
+    if inferno is not None:
+        rows.append(("inferno-collapse-perf --nthreads 1", inferno.seconds, inferno.peak_rss_mib))
+    if ingest["load_seconds"] is not None:
+        rows.append(("parse job: load (parse + store, committed)", ingest["load_seconds"], None))
+    rows.append(("parse job: upload -> ready", store_s + ingest["seconds"], ingest["peak_rss_mib"]))
+    for label, seconds, rss in rows:
+        versus_inferno = f"{inferno.seconds / seconds:10.2f}x" if inferno is not None else f"{'-':>11}"
+        memory = f"{rss:5.0f} MiB" if rss is not None else f"{'':>9}"
+        print(
+            f"{label:42} {seconds:8.2f} {size_mb / seconds:7.1f} {samples / seconds:10,.0f} "
+            f"{memory} {naive['seconds'] / seconds:8.2f}x {versus_inferno}"
+        )
+    if ingest["load_seconds"] is None:
+        print("parse job: no load-stage log line (the capture failed?), no load row")
+    print(f"  of which upload into the blob store {store_s:.2f} s, the whole job {ingest['seconds']:.2f} s")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--samples", type=int, default=1_000_000, help="samples in the capture (default 1M)")
+    parser.add_argument("--file", type=Path, help="a real capture to ingest instead (plain, gzip or zstd)")
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS, help="the shared corpus folder")
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
+    parser.add_argument("--show-baselines", action="store_true", help="print the naive collapse's code")
     parser.add_argument("--naive", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--ingest", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--build-in", type=Path, help=argparse.SUPPRESS)
@@ -190,15 +266,25 @@ def main() -> None:
     if args.ingest:
         print(json.dumps(measure_ingest(os.environ["DATABASE_URL"], args.ingest)))
         return
+    if args.file is not None and not args.file.is_file():
+        parser.error(f"{args.file} not found")
+    if args.show_baselines:
+        print(inspect.getsource(naive_collapse))
 
     tmp = Path(tempfile.mkdtemp(prefix="stallscope-bench-"))
     tmp.chmod(0o755)
+    print(f"{os.cpu_count()} CPUs; load average before: {load()}", flush=True)
     try:
-        print(f"building an input of at least {args.samples:,} samples ...", flush=True)
-        prepared = prepare_capture(tmp, ["--samples", str(args.samples), "--corpus", str(args.corpus)])
+        if args.file is None:
+            print(f"building an input of at least {args.samples:,} samples ...", flush=True)
+            build_args = ["--samples", str(args.samples), "--corpus", str(args.corpus)]
+            prepared = prepare_capture(tmp, build_args)
+        else:
+            print(f"decompressing {args.file} ...", flush=True)
+            prepared = prepare_capture(tmp, [], path=decompressed(args.file, tmp))
         path, capture_id, store_s = prepared.path, prepared.capture_id, prepared.store_seconds
         size_mb = path.stat().st_size / 1e6
-        print(f"input: {path.name}, {size_mb:,.0f} MB", flush=True)
+        print(f"input: {args.file or path.name}, {size_mb:,.0f} MB of perf script", flush=True)
 
         naive = child("--naive", str(path))
         inferno = measure_inferno(path)
@@ -210,19 +296,7 @@ def main() -> None:
 
     samples = naive["samples"]
     print()
-    print(f"{'':34} {'seconds':>8} {'MB/s':>7} {'samples/s':>10} {'peak RSS':>9} {'vs naive':>9}")
-    rows = [
-        ("naive collapse (baseline)", naive["seconds"], naive["peak_rss_mib"]),
-        ("ingest: parse + COPY into Postgres", ingest["seconds"], ingest["peak_rss_mib"]),
-    ]
-    if inferno is not None:
-        rows.insert(1, ("inferno-collapse-perf --nthreads 1", inferno.seconds, inferno.peak_rss_mib))
-    for label, seconds, rss in rows:
-        print(
-            f"{label:34} {seconds:8.2f} {size_mb / seconds:7.1f} {samples / seconds:10,.0f} "
-            f"{rss:6.0f} MiB {naive['seconds'] / seconds:8.2f}x"
-        )
-    print(f"{'upload into the blob store':34} {store_s:8.2f} {size_mb / store_s:7.1f}")
+    print_ingest_table(size_mb, samples, naive, inferno, ingest, store_s)
     print()
     print(f"flame-graph query over {samples:,.0f} samples (median of {QUERY_REPEATS} runs):")
     for kind, values in timings.items():
@@ -230,6 +304,7 @@ def main() -> None:
         print(
             f"  {kind:8} {value * 1000:8.0f} ms   {naive['seconds'] / value:8.1f}x faster than re-collapsing"
         )
+    print(f"\nload average after: {load()} (one run each, the naive collapse and the job in a process each)")
 
 
 if __name__ == "__main__":

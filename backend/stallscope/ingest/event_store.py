@@ -7,6 +7,7 @@ events table is what grows without end when a trace runs too long.
 from __future__ import annotations
 
 from collections import Counter
+from functools import partial
 from typing import Any
 
 import psycopg
@@ -14,7 +15,14 @@ from psycopg.types.json import Jsonb
 
 from stallscope.ingest.limits import Cut
 from stallscope.ingest.model import TimedEvent
-from stallscope.ingest.sample_store import BATCH_FRAMES, Thread, ToTimestamp, bound_threads
+from stallscope.ingest.sample_store import (
+    BATCH_FRAMES,
+    Submit,
+    Thread,
+    ToTimestamp,
+    bound_threads,
+    write_now,
+)
 from stallscope.ingest.stack_dictionary import StackDictionary, db_text
 
 BATCH_EVENTS = 20_000
@@ -32,8 +40,10 @@ class EventWriter:
         capture_id: int,
         to_timestamp: ToTimestamp,
         max_events: int,
+        submit: Submit = write_now,
     ) -> None:
         self._conn = copy_conn
+        self._submit = submit
         self._dictionary = dictionary
         self._capture_id = capture_id
         self._to_timestamp = to_timestamp
@@ -72,13 +82,22 @@ class EventWriter:
             self.flush()
 
     def flush(self) -> None:
+        """Hand the buffered events to be written (`SampleWriter` says by whom)."""
         if not self._pending:
             return
+        batch = self._pending
+        self._pending = []
+        self._pending_frames = 0
+        self._submit(partial(self._write, batch))
+        if bound_threads(self.threads):
+            self.threads_overflowed = True
+
+    def _write(self, batch: list[TimedEvent]) -> None:
         dictionary = self._dictionary
-        dictionary.resolve(e.stack for e in self._pending)
+        dictionary.resolve([e.stack for e in batch])
         capture_id, to_timestamp = self._capture_id, self._to_timestamp
         with self._conn.cursor() as cur, cur.copy(COPY_EVENTS) as copy:
-            for e in self._pending:
+            for e in batch:
                 copy.write_row(
                     (
                         capture_id,
@@ -99,8 +118,4 @@ class EventWriter:
                     )
                 )
         if dictionary.cutting:
-            dictionary.count_cuts(self._pending)
-        self._pending.clear()
-        self._pending_frames = 0
-        if bound_threads(self.threads):
-            self.threads_overflowed = True
+            dictionary.count_cuts(batch)

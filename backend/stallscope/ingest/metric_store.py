@@ -9,6 +9,7 @@ are not kept, so a file of endless series costs no more memory than one at the l
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import psycopg
@@ -16,7 +17,7 @@ from psycopg.types.json import Jsonb
 
 from stallscope.ingest.limits import CaptureLimits, Cut
 from stallscope.ingest.model import MetricPoint, MetricRow, RowSeries
-from stallscope.ingest.sample_store import ToTimestamp
+from stallscope.ingest.sample_store import Submit, ToTimestamp, write_now
 from stallscope.ingest.stack_dictionary import db_text
 
 BATCH_POINTS = 50_000
@@ -39,8 +40,10 @@ class MetricWriter:
         capture_id: int,
         to_timestamp: ToTimestamp,
         max_series: int | None = None,
+        submit: Submit = write_now,
     ) -> None:
         self._conn = copy_conn
+        self._submit = submit
         self._capture_id = capture_id
         self._to_timestamp = to_timestamp
         self._max_series = CaptureLimits.from_settings().metric_series if max_series is None else max_series
@@ -50,11 +53,16 @@ class MetricWriter:
         self._row_columns = 0
         self._pending: list[MetricPoint | MetricRow] = []
         self._pending_points = 0
-        self.count = 0
+        self._queued = 0
         self.first_ns: int | None = None
         self.last_ns: int | None = None
         self.dropped = Cut()
         """Points of series past `max_series`, not stored (a row counts once per value dropped)."""
+
+    @property
+    def count(self) -> int:
+        """Points stored: those queued, less those a write dropped (counted apart, by the writing thread)."""
+        return self._queued - self.dropped.records
 
     @property
     def series_count(self) -> int:
@@ -70,7 +78,7 @@ class MetricWriter:
             n = 1
         self._pending.append(point)
         self._pending_points += n
-        self.count += n
+        self._queued += n
         t = point.time_ns
         if self.first_ns is None or t < self.first_ns:
             self.first_ns = t
@@ -110,20 +118,26 @@ class MetricWriter:
         return found
 
     def flush(self) -> None:
+        """Hand the buffered points to be written (`SampleWriter` says by whom)."""
         if not self._pending:
             return
+        batch = self._pending
+        self._pending = []
+        self._pending_points = 0
+        self._submit(partial(self._write, batch))
+
+    def _write(self, batch: list[MetricPoint | MetricRow]) -> None:
         # Series first, in the order the points came: the same ids as storing every point alone.
         ids: list[int | RowIds | None] = [
             self._row_ids(p.series) if isinstance(p, MetricRow) else self._series_id(p.name, p.labels, p.unit)
-            for p in self._pending
+            for p in batch
         ]
         capture_id, to_timestamp, dropped = self._capture_id, self._to_timestamp, self.dropped
         with self._conn.cursor() as cur, cur.copy(COPY_METRICS) as copy:
             write = copy.write_row
-            for record, series_id in zip(self._pending, ids, strict=True):
+            for record, series_id in zip(batch, ids, strict=True):
                 if series_id is None:
                     dropped.add(record.line)
-                    self.count -= 1
                     continue
                 ts = to_timestamp(record.time_ns)
                 if isinstance(record, MetricRow):
@@ -141,9 +155,6 @@ class MetricWriter:
                     assert isinstance(record, MetricPoint)
                     assert isinstance(series_id, int)
                     write((capture_id, series_id, ts, record.value))
-        self._pending.clear()
-        self._pending_points = 0
 
     def _drop_columns(self, row: MetricRow, missing: int) -> None:
         self.dropped.add(row.line, missing)
-        self.count -= missing

@@ -1,9 +1,16 @@
-"""Route each canonical record to its writer, keep the capture-level tallies, and report the bounds hit."""
+"""Route each canonical record to its writer, keep the capture-level tallies, and report the bounds hit.
+
+The writers' database work runs on a thread of its own (`BackgroundWrites`), so the database stores
+one batch while the parser reads the next.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import datetime
+from functools import partial
+from types import TracebackType
 from typing import Any
 
 import psycopg
@@ -13,7 +20,7 @@ from stallscope.ingest.event_store import EventWriter
 from stallscope.ingest.limits import CaptureLimits, setting_name
 from stallscope.ingest.metric_store import MetricWriter
 from stallscope.ingest.model import Document, MetricPoint, MetricRow, ParseReport, Record, Sample, TimedEvent
-from stallscope.ingest.sample_store import SampleWriter
+from stallscope.ingest.sample_store import SampleWriter, Write
 from stallscope.ingest.stack_dictionary import LIMIT_STACK, StackDictionary
 from stallscope.kit.units import weight_unit
 
@@ -25,7 +32,48 @@ COUNT_THREADS = """
 """
 
 
+class BackgroundWrites:
+    """Runs writes one at a time, in the order given, on one thread of its own, while the caller goes on.
+
+    Waiting for the database (its COPY and the stack dictionary's upserts) was a quarter of the load
+    of a capture of deep stacks; psycopg lets go of the interpreter while it waits, so the parser
+    can use that time. At most one write is in flight: `submit` first waits for the one before, so
+    memory holds the batch being written and the batch being filled, no more. A write's error is
+    raised in the caller, by the next `submit` or by `drain`, and nothing runs after it.
+    """
+
+    def __init__(self) -> None:
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="stallscope-writes")
+        self._in_flight: Future[None] | None = None
+
+    def submit(self, write: Write) -> None:
+        self.drain()
+        self._in_flight = self._thread.submit(write)
+
+    def drain(self) -> None:
+        """Wait for the write in flight; raises what it raised."""
+        in_flight, self._in_flight = self._in_flight, None
+        if in_flight is not None:
+            in_flight.result()
+
+    def close(self, failing: bool) -> None:
+        """Wait for the write in flight and end the thread; its error is raised unless `failing`
+        (the caller is already raising, and the write's error most likely follows from its own)."""
+        try:
+            if failing:
+                if self._in_flight is not None:
+                    self._in_flight.exception()  # waits, and leaves its error unraised
+                self._in_flight = None
+            else:
+                self.drain()
+        finally:
+            self._thread.shutdown(wait=True)
+
+
 class RecordSink:
+    """Use it in a `with` block: leaving it waits for the write in flight, even when the parse fails,
+    so the connections are never rolled back or closed under a write."""
+
     def __init__(
         self,
         copy_conn: psycopg.Connection[tuple[Any, ...]],
@@ -40,10 +88,20 @@ class RecordSink:
         self._to_timestamp = to_timestamp
         self._dictionary = dictionary
         self._limits = limits
-        self.samples = SampleWriter(copy_conn, dictionary, capture_id, to_timestamp)
-        self.events = EventWriter(copy_conn, dictionary, capture_id, to_timestamp, limits.events)
-        self.metrics = MetricWriter(copy_conn, capture_id, to_timestamp, limits.metric_series)
+        self._writes = BackgroundWrites()
+        submit = self._writes.submit
+        self.samples = SampleWriter(copy_conn, dictionary, capture_id, to_timestamp, submit)
+        self.events = EventWriter(copy_conn, dictionary, capture_id, to_timestamp, limits.events, submit)
+        self.metrics = MetricWriter(copy_conn, capture_id, to_timestamp, limits.metric_series, submit)
         self.documents = 0
+
+    def __enter__(self) -> RecordSink:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self._writes.close(failing=exc is not None)
 
     def add(self, record: Record) -> None:
         if isinstance(record, Sample):
@@ -53,17 +111,21 @@ class RecordSink:
         elif isinstance(record, MetricPoint | MetricRow):
             self.metrics.add(record)
         elif isinstance(record, Document):
-            self._conn.execute(
-                "INSERT INTO capture_documents (capture_id, kind, content) VALUES (%s, %s, %s)",
-                (self._capture_id, record.kind, Jsonb(record.content)),
-            )
+            self._writes.submit(partial(self._insert_document, record))
             self.documents += 1
 
+    def _insert_document(self, document: Document) -> None:
+        self._conn.execute(
+            "INSERT INTO capture_documents (capture_id, kind, content) VALUES (%s, %s, %s)",
+            (self._capture_id, document.kind, Jsonb(document.content)),
+        )
+
     def finish(self, report: ParseReport) -> None:
-        """Write what is buffered, and tell `report` of every bound the capture reached."""
+        """Write what is buffered, wait for every write, and tell `report` of every bound reached."""
         self.samples.finish()
         self.events.flush()
         self.metrics.flush()
+        self._writes.drain()
         self._report_limits(report)
 
     def _report_limits(self, report: ParseReport) -> None:

@@ -1,8 +1,11 @@
 """Global frame and stack ids, assigned in batches so a capture's distinct stacks cost few round trips.
 
 Frames and stacks are shared by every capture (a diff between two hosts compares the same ids). The
-upserts run on their own autocommit connection, sorted by digest, so concurrent parses never hold
-each other's uncommitted keys and cannot deadlock.
+upserts run on their own connection, one short transaction a batch, sorted by digest, so concurrent
+parses never hold each other's uncommitted keys for long and cannot deadlock. A batch's new frames
+and stacks go to a temporary table by binary COPY, built here in bulk: as array parameters psycopg
+escaped every element of every stack in Python, which on a capture of deep stacks cost as much as
+parsing it.
 
 Memory stays bounded whatever the capture holds. The caches from frame and stack objects to ids are
 emptied when full: a stack seen again after that is looked up in the database, once per batch. What
@@ -15,8 +18,13 @@ as perf cuts call chains past its own limit.
 from __future__ import annotations
 
 import hashlib
+import struct
+import sys
 from array import array
 from collections.abc import Iterable
+from contextlib import suppress
+from dataclasses import dataclass
+from itertools import chain
 from typing import Any
 
 import psycopg
@@ -40,14 +48,72 @@ def cut_marker(frames_cut: int) -> Frame:
     return Frame(f"[{frames_cut:,} frames cut]", FrameKind.UNKNOWN)
 
 
+COPY_BINARY_HEADER = b"PGCOPY\n\xff\r\n\x00" + struct.pack(">ii", 0, 0)
+COPY_BINARY_TRAILER = struct.pack(">h", -1)
+INT4_OID = 23
+
+
+@dataclass(frozen=True, slots=True)
+class SharedTable:
+    """A table every capture shares, one row a digest: `id`, `digest`, then the other columns."""
+
+    name: str
+    columns: tuple[tuple[str, str], ...]
+    """The other columns, with their types."""
+    id_type: str
+    """The id as binary COPY takes it (`struct` format): `i` (integer) or `q` (bigint)."""
+
+    @property
+    def column_list(self) -> str:
+        return ", ".join(name for name, _ in self.columns)
+
+    @property
+    def staged(self) -> str:
+        return f"stallscope_new_{self.name}"
+
+
+FRAMES = SharedTable("frames", (("name", "text"), ("kind", "text")), "i")
+STACKS = SharedTable("stacks", (("frame_ids", "int[]"),), "q")
+STAGING = "CREATE TEMP TABLE IF NOT EXISTS {staged} (digest bytea, {types}) ON COMMIT DELETE ROWS"
+"""Where a batch's rows wait for their upsert; emptied when the batch's transaction commits."""
+# One look-up per staged row through the unique index, whatever the planner thinks of a temporary
+# table it has no statistics for (a join could read the whole shared table).
+STAGED_IDS = "SELECT n.digest, (SELECT t.id FROM {table} t WHERE t.digest = n.digest) FROM {staged} n"
+
+
 def frame_digest(frame: Frame) -> bytes:
     return hashlib.blake2b(
         f"{frame.kind.value}\0{frame.name}".encode("utf-8", "surrogateescape"), digest_size=DIGEST_BYTES
     ).digest()
 
 
-def stack_digest(frame_ids: list[int]) -> bytes:
-    return hashlib.blake2b(array("i", frame_ids).tobytes(), digest_size=DIGEST_BYTES).digest()
+def id_bytes(frame_id: int) -> bytes:
+    """A frame id as stacks are made of it: a native int32."""
+    return array("i", (frame_id,)).tobytes()
+
+
+def stack_digest(frame_bytes: bytes) -> bytes:
+    """A stack's digest, from its frame ids as `id_bytes`, root first, joined."""
+    return hashlib.blake2b(frame_bytes, digest_size=DIGEST_BYTES).digest()
+
+
+def frame_ids_field(frame_bytes: bytes) -> bytes:
+    """The binary COPY field of a stack's `frame_ids` (int4[]), from its frame ids as `id_bytes`."""
+    ids = array("i")
+    ids.frombytes(frame_bytes)
+    count = len(ids)
+    if not count:
+        return struct.pack(">4i", 12, 0, 0, INT4_OID)
+    cells = array("i", (4, 0)) * count  # each element: its length (4), then its value
+    cells[1::2] = ids
+    if sys.byteorder == "little":
+        cells.byteswap()  # binary COPY is big-endian
+    array_header = (1, 0, INT4_OID, count, 1)  # one dimension, no NULLs, int4, n from 1
+    return struct.pack(">6i", 20 + 8 * count, *array_header) + cells.tobytes()
+
+
+def binary_field(value: bytes) -> bytes:
+    return struct.pack(">i", len(value)) + value
 
 
 def db_text(value: str) -> str:
@@ -57,20 +123,34 @@ def db_text(value: str) -> str:
     return value.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
+COPY_TEXT_ESCAPES = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"})
+
+
+def copy_text(value: str) -> str:
+    """`db_text(value)` as a field of text-format COPY, whose rows writers build in bulk."""
+    return db_text(value).translate(COPY_TEXT_ESCAPES)
+
+
 class StackDictionary:
+    """Ids of stacks and their frames; `conn` must be in autocommit mode (each batch commits alone)."""
+
     def __init__(
         self, conn: psycopg.Connection[tuple[Any, ...]], limits: CaptureLimits | None = None
     ) -> None:
         limits = limits or CaptureLimits.from_settings()
         self._conn = conn
+        self._staging: set[str] = set()
+        """The temporary tables made on `conn` so far."""
         self.max_stacks = limits.distinct_stacks
         self.max_depth = limits.stack_depth
         self._frame_ids: dict[Frame, int] = {}
         # The same ids by frame object: parsers hand out one object per distinct frame, and hashing
         # a frame by value runs Python code (a dataclass's and an enum's `__hash__`), a microsecond
         # a frame, which on a deep capture cost more than the parse itself. Objects are kept alive
-        # while they are keys here, so their ids stay theirs.
-        self._ids_by_object: dict[int, int] = {}
+        # while they are keys here, so their ids stay theirs. Each id is kept as the bytes a stack
+        # is made of (`id_bytes`): a new stack's digest and row then come from one join at C speed,
+        # where converting a hundred ints a stack cost more than its COPY.
+        self._bytes_by_object: dict[int, bytes] = {}
         self._objects: list[Frame] = []
         # Keyed by object identity: parsers mostly hand out one tuple per distinct stack, and hashing
         # a 100-frame tuple of frames on every sample would cost more than the COPY itself. A stack
@@ -95,7 +175,11 @@ class StackDictionary:
     def id_of(self, stack: Stack) -> int:
         return self._stack_ids[id(stack)]
 
-    def resolve(self, stacks: Iterable[Stack]) -> None:
+    def ids_of(self, stacks: list[Stack]) -> list[int]:
+        """`id_of` each stack, at C speed."""
+        return list(map(self._stack_ids.__getitem__, map(id, stacks)))
+
+    def resolve(self, stacks: list[Stack]) -> None:
         """Give every stack in `stacks` an id, inserting the frames and stacks the database lacks.
 
         Pass every stack `id_of` will be asked about: the caches may be emptied here first.
@@ -106,10 +190,12 @@ class StackDictionary:
             self._alive_frames = 0
         if len(self._frame_ids) >= MAX_CACHED_FRAMES or len(self._objects) >= MAX_CACHED_FRAMES:
             self._frame_ids.clear()
-            self._ids_by_object.clear()
+            self._bytes_by_object.clear()
             self._objects.clear()
         cached = self._stack_ids
-        new_stacks = list({id(s): s for s in stacks if id(s) not in cached}.values())
+        by_object = dict(zip(map(id, stacks), stacks, strict=True))  # at C speed: one entry a sample
+        # In the order they came: past the distinct-stack limit, the first ones are the ones kept.
+        new_stacks = [stack for key, stack in by_object.items() if key not in cached]
         if not new_stacks:
             return
         bodies = [self._within_depth(stack) for stack in new_stacks]
@@ -147,19 +233,37 @@ class StackDictionary:
 
     def _store(self, bodies: list[Stack]) -> list[int]:
         """Ids of `bodies`, all of them stacks of this capture from now on."""
-        self._learn_frames(bodies, insert=True)
-        id_of = self._ids_by_object.__getitem__
-        frames_of: dict[bytes, list[int]] = {}
+        frames_of: dict[bytes, bytes] = {}
         digests = []
-        for body in bodies:
-            ids = list(map(id_of, map(id, body)))
-            digest = stack_digest(ids)
+        for frame_bytes in self._frame_bytes(bodies, insert=True):
+            assert frame_bytes is not None  # every frame was inserted
+            digest = stack_digest(frame_bytes)
             digests.append(digest)
-            frames_of.setdefault(digest, ids)  # equal stacks that are distinct objects share one
+            frames_of.setdefault(digest, frame_bytes)  # equal stacks that are distinct objects share one
         stack_ids = self._insert_stacks(frames_of)
         result = [stack_ids[d] for d in digests]
         self._distinct.update(result)
         return result
+
+    def _frame_bytes(self, bodies: list[Stack], insert: bool) -> list[bytes | None]:
+        """Each body's frame ids as `id_bytes` joined, learning the frames not known yet; None for a
+        body with a frame the database has never held (only without `insert`)."""
+        bytes_of = self._bytes_by_object.__getitem__
+        joined: list[bytes | None] = []
+        lacking: list[int] = []
+        for index, body in enumerate(bodies):
+            try:
+                joined.append(b"".join(map(bytes_of, map(id, body))))
+            except KeyError:
+                joined.append(None)
+                lacking.append(index)
+        if lacking:
+            self._learn_frames([bodies[index] for index in lacking], insert)
+            for index in lacking:
+                # A frame the database has never held leaves None: no stored stack has it.
+                with suppress(KeyError):
+                    joined[index] = b"".join(map(bytes_of, map(id, bodies[index])))
+        return joined
 
     def _learn_frames(self, bodies: list[Stack], insert: bool) -> None:
         """Know the id of every frame object in `bodies` (by object, see `__init__`), looking frames
@@ -167,8 +271,12 @@ class StackDictionary:
 
         Without `insert`, a frame the database has never held stays unknown (`_held_by_capture`).
         """
-        by_object = self._ids_by_object
-        objects = {id(frame): frame for body in bodies for frame in body if id(frame) not in by_object}
+        known = self._bytes_by_object
+        every_frame = list(chain.from_iterable(bodies))
+        # Built and compared at C speed: a new deep stack brings a hundred frames, nearly all known.
+        seen = dict(zip(map(id, every_frame), every_frame, strict=True))
+        del every_frame
+        objects = {key: seen[key] for key in seen.keys() - known.keys()}
         if not objects:
             return
         frame_ids = self._frame_ids
@@ -178,7 +286,7 @@ class StackDictionary:
         for key, frame in objects.items():
             frame_id = frame_ids.get(frame)
             if frame_id is not None:
-                by_object[key] = frame_id
+                known[key] = id_bytes(frame_id)
                 self._objects.append(frame)
 
     def _store_within_limit(self, bodies: list[Stack], room: int) -> list[int]:
@@ -210,15 +318,10 @@ class StackDictionary:
 
     def _held_by_capture(self, bodies: list[Stack]) -> dict[int, int]:
         """Ids of the `bodies` this capture already holds, by position; looks up, inserts nothing."""
-        self._learn_frames(bodies, insert=False)
-        id_of = self._ids_by_object.__getitem__
         positions: dict[bytes, list[int]] = {}
-        for index, body in enumerate(bodies):
-            try:
-                ids = list(map(id_of, map(id, body)))
-            except KeyError:  # a frame the database has never held: no stored stack has it
-                continue
-            positions.setdefault(stack_digest(ids), []).append(index)
+        for index, frame_bytes in enumerate(self._frame_bytes(bodies, insert=False)):
+            if frame_bytes is not None:
+                positions.setdefault(stack_digest(frame_bytes), []).append(index)
         if not positions:
             return {}
         rows = self._conn.execute(
@@ -230,34 +333,44 @@ class StackDictionary:
                 held.update(dict.fromkeys(positions[bytes(digest)], stack_id))
         return held
 
-    def _insert_stacks(self, frames_of: dict[bytes, list[int]]) -> dict[bytes, int]:
-        digests = sorted(frames_of)
-        with self._conn.cursor() as cur:
-            cur.execute(
-                "INSERT INTO stacks (digest, frame_ids) "
-                "SELECT d, string_to_array(f, ',')::int[] FROM unnest(%s::bytea[], %s::text[]) AS t(d, f) "
-                "ON CONFLICT (digest) DO NOTHING",
-                (digests, [",".join(map(str, frames_of[d])) for d in digests]),
-            )
-            cur.execute("SELECT digest, id FROM stacks WHERE digest = ANY(%s)", (digests,))
-            return {bytes(digest): stack_id for digest, stack_id in cur.fetchall()}
+    def _insert_stacks(self, frames_of: dict[bytes, bytes]) -> dict[bytes, int]:
+        fields = {digest: frame_ids_field(frame_bytes) for digest, frame_bytes in frames_of.items()}
+        return self._upsert(STACKS, fields, insert=True)
 
     def _resolve_frames(self, frames: set[Frame], insert: bool) -> None:
         """Learn the ids of `frames`, inserting those the database lacks only if `insert`."""
         by_digest = {frame_digest(f): f for f in frames}
-        digests = sorted(by_digest)
-        with self._conn.cursor() as cur:
+        fields = {
+            digest: binary_field(db_text(frame.name).encode()) + binary_field(frame.kind.value.encode())
+            for digest, frame in by_digest.items()
+        }
+        for digest, frame_id in self._upsert(FRAMES, fields, insert).items():
+            self._frame_ids[by_digest[digest]] = frame_id
+
+    def _upsert(self, table: SharedTable, fields: dict[bytes, bytes], insert: bool) -> dict[bytes, int]:
+        """Ids by digest of the rows whose other fields (binary COPY) are `fields`, inserting those
+        `table` lacks if `insert`; a digest that is nowhere is left out.
+
+        Staged in a temporary table, then inserted sorted by digest, skipping those already there
+        (or waiting for another parse's to commit), in one short transaction.
+        """
+        count = 1 + len(table.columns)
+        rows = [
+            struct.pack(f">hi{DIGEST_BYTES}s", count, DIGEST_BYTES, digest) + row
+            for digest, row in fields.items()
+        ]
+        with self._conn.transaction(), self._conn.cursor() as cur:
+            if table.staged not in self._staging:  # made once a connection (kept if this commits)
+                types = ", ".join(f"{name} {kind}" for name, kind in table.columns)
+                cur.execute(STAGING.format(staged=table.staged, types=types))
+            with cur.copy(f"COPY {table.staged} FROM STDIN (FORMAT BINARY)") as copy:
+                copy.write(b"".join([COPY_BINARY_HEADER, *rows, COPY_BINARY_TRAILER]))
             if insert:
                 cur.execute(
-                    "INSERT INTO frames (digest, name, kind) "
-                    "SELECT * FROM unnest(%s::bytea[], %s::text[], %s::text[]) "
-                    "ON CONFLICT (digest) DO NOTHING",
-                    (
-                        digests,
-                        [db_text(by_digest[d].name) for d in digests],
-                        [by_digest[d].kind.value for d in digests],
-                    ),
+                    f"INSERT INTO {table.name} (digest, {table.column_list}) SELECT * FROM {table.staged} "
+                    "ORDER BY digest ON CONFLICT (digest) DO NOTHING"
                 )
-            cur.execute("SELECT digest, id FROM frames WHERE digest = ANY(%s)", (digests,))
-            for digest, frame_id in cur.fetchall():
-                self._frame_ids[by_digest[bytes(digest)]] = frame_id
+            cur.execute(STAGED_IDS.format(table=table.name, staged=table.staged), binary=True)
+            ids = {digest: row_id for digest, row_id in cur.fetchall() if row_id is not None}
+        self._staging.add(table.staged)
+        return ids

@@ -80,10 +80,10 @@ def referenced_shas(session: Session, shas: set[str]) -> set[str]:
     return {str(r[0]) for r in rows}
 
 
-CAPTURE_ROW_TABLES = ("samples", "events", "metrics", "sample_slices")
+CAPTURE_ROW_TABLES = ("samples", "events", "metrics", "sample_slices", "capture_stack_totals")
 """The tables no foreign key ties to their capture (see `captures/parsing.py` `_hold_capture`; a
-parse writes tens of thousands of slices, and a check per row would cost it as much as counting
-them): their rows are deleted here, after the capture rows, in the same transaction."""
+parse writes tens of thousands of slices and stack totals, and a check per row would cost it as much
+as counting them): their rows are deleted here, after the capture rows, in the same transaction."""
 
 
 def delete_rollup_rows(session: Session, capture_ids: list[int]) -> None:
