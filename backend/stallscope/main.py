@@ -32,6 +32,7 @@ from stallscope.kit.error_answers import add_error_answers
 from stallscope.kit.errors import ServiceError, TooManyRequests
 from stallscope.kit.malloc import return_large_buffers
 from stallscope.kit.parameter_guard import ParameterGuard
+from stallscope.kit.server_timing import ServerTiming
 from stallscope.lifecycle.router import router as lifecycle_router
 from stallscope.metrics.router import router as metrics_router
 from stallscope.postmortem.router import router as postmortem_router
@@ -105,4 +106,5 @@ def create_app() -> FastAPI:
     _mount_frontend(app, frontend_dist())
     app.add_middleware(ParameterGuard)
     app.add_middleware(BrowserGuard, allowed_hosts=get_settings().allowed_host_names)
+    app.add_middleware(ServerTiming)  # outermost: the whole of the console's time
     return app
