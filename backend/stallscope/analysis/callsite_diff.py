@@ -52,6 +52,7 @@ from stallscope.analysis.weighed_tree import (
     kept_layout,
     node_labels,
 )
+from stallscope.kit.gc import gc_paused
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -328,7 +329,8 @@ def result(
     `top_count` functions that changed most by total and by self (`DiffResult.function_count`
     counts them all)."""
     limit = None if max_depth is None else max(max_depth, 1)
-    return _result(diff, top, max(max_nodes, 1), limit, lookup, top_count)
+    with gc_paused():  # a tuple per node and field: no cycles, and collections would scan them all
+        return _result(diff, top, max(max_nodes, 1), limit, lookup, top_count)
 
 
 def _result(

@@ -21,6 +21,7 @@ from numpy.typing import NDArray
 from stallscope.analysis.callsites import PROCESS_LEVEL, ROOT, CallsiteTree, Int32s, Int64s, unique_inverse
 from stallscope.analysis.flame import DEEPER_NAME, OTHER_NAME, ROOT_NAME, FrameInfo, PrunedTree
 from stallscope.analysis.tree_text import json_string, node_text, number_texts, write_tree
+from stallscope.kit.gc import gc_paused
 
 VALUE, SAMPLES, SELF_VALUE, SELF_SAMPLES, SIZE = range(5)
 """Columns of `WeighedTree.columns`; SIZE counts the nodes of a subtree that have samples."""
@@ -198,7 +199,8 @@ def prune(weighed: WeighedTree, namer: Namer, top: int, max_nodes: int, max_dept
     The arithmetic (what each kept node's "(other)" or "(deeper)" child carries) is done on arrays;
     Python only writes the text that is sent (`analysis/tree_text.py`).
     """
-    return _prune(weighed, namer, top, max_nodes, max_depth)
+    with gc_paused():  # a tuple per node and field: no cycles, and collections would scan them all
+        return _prune(weighed, namer, top, max_nodes, max_depth)
 
 
 def _prune(weighed: WeighedTree, namer: Namer, top: int, max_nodes: int, max_depth: int | None) -> PrunedTree:

@@ -25,6 +25,7 @@ from stallscope.flame.schemas import SampleFilter
 from stallscope.flame.stack_rows import StackWeightArrays, stack_weight_arrays
 from stallscope.flame.tree_json import payload_with_tree
 from stallscope.kit.errors import NotFound, Unavailable
+from stallscope.kit.malloc import give_back
 from stallscope.models import Capture
 
 NAMED_CACHE_SIZE = 2
@@ -224,5 +225,7 @@ def diff_json(
         "height": result.height,
     }
     body = payload_with_tree(fields, result.text)
+    del fields, result
+    give_back()  # what building the view freed (kit/malloc.py)
     _answers.put(key, body)
     return body

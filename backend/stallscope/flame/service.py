@@ -29,6 +29,7 @@ from stallscope.flame.stack_rows import StackWeightArrays, stack_weight_arrays
 from stallscope.flame.tree_json import payload_with_tree
 from stallscope.ingest.proc_stacks import events as proc_stack_events
 from stallscope.kit.errors import NotFound, Unavailable
+from stallscope.kit.malloc import give_back
 from stallscope.models import Capture
 
 WEIGHED_CACHE_BYTES = 16 * 1024 * 1024
@@ -145,6 +146,8 @@ def flame_graph_json(
     if body is None:
         fields, text = _flame_graph(session, captures, flt, events, focus, max_nodes, max_depth)
         body = payload_with_tree(fields, text)
+        del fields, text
+        give_back()  # what building the view freed (kit/malloc.py)
         _answers.put(key, body)
     return body
 
