@@ -330,6 +330,7 @@ def report(
         f"  upload -> ready (parse, COPY, rollups) {median(parse_seconds):6.2f} s  "
         f"(median of {len(parse_seconds)}), "
         f"{naive['seconds'] / median(parse_seconds):.2f}x the naive collapse"
+        + ("" if inferno is None else f", {inferno['seconds'] / median(parse_seconds):.2f}x inferno")
     )
     rows = [
         ("flame graph, whole capture, first request", views["whole_first"], 0.300),
@@ -340,9 +341,11 @@ def report(
         ("diff, first half against second, first request", views["diff_first"], 0.300),
     ]
     print()
-    print(f"  {'':52} {'server time':>11} {'target':>8} {'vs naive collapse':>18}")
+    print(f"  {'':52} {'server time':>11} {'target':>8} {'vs naive collapse':>18} {'vs inferno':>11}")
     for label, seconds, target in rows:
-        print(f"  {label:52} {ms(seconds):>11} {ms(target):>8} {naive['seconds'] / seconds:16.0f}x")
+        versus_inferno = "" if inferno is None else f"{inferno['seconds'] / seconds:10.0f}x"
+        versus_naive = f"{naive['seconds'] / seconds:17.0f}x"
+        print(f"  {label:52} {ms(seconds):>11} {ms(target):>8} {versus_naive} {versus_inferno}")
     print()
     print(
         f"  API process memory: {views['rss_before_mib']:.0f} MiB before, {views['rss_one_mib']:.0f} MiB "
