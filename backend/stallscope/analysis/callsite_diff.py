@@ -39,7 +39,7 @@ from stallscope.analysis.diff import (
     top_functions,
 )
 from stallscope.analysis.flame import DEEPER_NAME, OTHER_NAME
-from stallscope.analysis.tree_text import json_string, node_text, number_texts, write_tree
+from stallscope.analysis.tree_text import CHILDREN, TRUNCATED, assemble, json_string, layout, number_texts
 from stallscope.analysis.weighed_tree import (
     SAMPLES,
     SELF_VALUE,
@@ -361,25 +361,35 @@ def _result(
     per_a, per_b = 1 / (total_a or 1), 1 / (total_b or 1)
     labels = _labels(tree, kept, levels, lookup)
     kinds = [json_string(kind or "user") for kind in labels.kinds]  # as `analysis.diff` names kinds
-    fields = _fields(
-        [kinds[i] for i in labels.kind_ids.tolist()], rows_a[:, VALUE], rows_b[:, VALUE], scale, per_a, per_b
-    )
-    folded_text: dict[int, str] = {}
-    deeper_at = np.flatnonzero(deeper)
-    folded = (size[kept[deeper_at]] - 1).tolist()
-    markers = _fields(
-        ['"deeper"'] * len(deeper_at), below[deeper_at, 0], below[deeper_at, 1], scale, per_a, per_b
-    )
-    for i, marker, frames in zip(deeper_at.tolist(), markers, folded, strict=True):
-        folded_text[i] = node_text(DEEPER_NAME, f'{marker},"folded_frames":{frames}')
-    other_at = np.flatnonzero(other)
-    others = _fields(
-        ['"other"'] * len(other_at), other_ab[other_at, 0], other_ab[other_at, 1], scale, per_a, per_b
-    )
-    for i, marker in zip(other_at.tolist(), others, strict=True):
-        folded_text[i] = node_text(OTHER_NAME, marker)
     truncated, heights = folding_marks(above, depths, deeper | other)
-    text = write_tree(above, depths, labels.name_ids, labels.names, fields, folded_text, truncated)
+    tree_layout = layout(above, depths, labels.name_ids, labels.names)
+    ends = [f"{TRUNCATED}{CHILDREN}" if mark else CHILDREN for mark in truncated.tolist()]
+    numbers = (rows_a[:, VALUE], rows_b[:, VALUE], scale, per_a, per_b)
+    opens = _diff_nodes(tree_layout.starts, [kinds[i] for i in labels.kind_ids.tolist()], *numbers, ends)
+    deeper_at, other_at = np.flatnonzero(deeper), np.flatnonzero(other)
+    deeper_texts = _diff_nodes(
+        [f'{{"name":{json_string(DEEPER_NAME)}'] * len(deeper_at),
+        ['"deeper"'] * len(deeper_at),
+        below[deeper_at, 0],
+        below[deeper_at, 1],
+        scale,
+        per_a,
+        per_b,
+        [f',"folded_frames":{frames},"children":[]}}' for frames in (size[kept[deeper_at]] - 1).tolist()],
+    )
+    other_texts = _diff_nodes(
+        [f'{{"name":{json_string(OTHER_NAME)}'] * len(other_at),
+        ['"other"'] * len(other_at),
+        other_ab[other_at, 0],
+        other_ab[other_at, 1],
+        scale,
+        per_a,
+        per_b,
+        [',"children":[]}'] * len(other_at),
+    )
+    folded_text = dict(zip(deeper_at.tolist(), deeper_texts, strict=True))
+    folded_text.update(zip(other_at.tolist(), other_texts, strict=True))
+    text = assemble(tree_layout, opens, folded_text)
     largest = max(ca[top, VALUE] * scale, cb[top, VALUE])
     return DiffResult(
         tree=None,
@@ -412,11 +422,18 @@ def _labels(tree: CallsiteTree, kept: Int64s, levels: Int64s, lookup: FrameLooku
     return node_labels(tree, kept, levels, lookup(unique_inverse(frame_keys.astype(np.int64))[0].tolist()))
 
 
-def _fields(
-    kind_texts: Sequence[str], xs: Int64s, ys: Int64s, scale: float, per_a: float, per_b: float
+def _diff_nodes(
+    starts: Sequence[str],
+    kind_texts: Sequence[str],
+    xs: Int64s,
+    ys: Int64s,
+    scale: float,
+    per_a: float,
+    per_b: float,
+    ends: Sequence[str],
 ) -> list[str]:
-    """Diff nodes' JSON fields after their name (`kind_texts` as JSON strings, B's weight as
-    `value`), deltas and share deltas computed on arrays.
+    """Diff nodes' JSON texts, each written in one piece: `starts[i]` (its name), its kind (JSON
+    text), B's weight as `value`, A's and B's weights, delta and share delta, then `ends[i]`.
 
     A delta is exact while nothing is scaled, else rounded to `DIGITS` places; a share delta to
     `SHARE_DIGITS` places (numpy's rounding: it may differ from `round` in the last place).
@@ -424,13 +441,15 @@ def _fields(
     deltas = ys - xs if scale == 1.0 else np.round(ys - xs * scale, DIGITS)
     shares = np.round(ys * per_b - xs * per_a, SHARE_DIGITS)
     return [
-        f',"kind":{kind},"value":{y},"a":{x},"b":{y},"delta":{delta},"share_delta":{share}'
-        for kind, x, y, delta, share in zip(
+        f'{start},"kind":{kind},"value":{y},"a":{x},"b":{y},"delta":{delta},"share_delta":{share}{end}'
+        for start, kind, x, y, delta, share, end in zip(
+            starts,
             kind_texts,
             number_texts(xs),
             number_texts(ys),
             number_texts(deltas),
             number_texts(shares),
+            ends,
             strict=True,
         )
     ]

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -24,6 +25,7 @@ from numpy.typing import NDArray
 
 Int64s = NDArray[np.int64]
 TRUNCATED = ',"truncated":true'
+CHILDREN = ',"children":['
 NODES_PER_LEVEL_STEP = 64
 """Below this many nodes per level, sizes and depth-first numbers are found a node at a time: a numpy
 step per level costs about as much as 64 nodes walked in Python."""
@@ -48,49 +50,53 @@ def number_texts(values: NDArray[Any]) -> list[str]:
     return orjson.dumps(contiguous, option=orjson.OPT_SERIALIZE_NUMPY).decode()[1:-1].split(",")
 
 
-def write_tree(
-    above: Int64s,
-    depths: Int64s,
-    name_ids: Int64s,
-    names: Sequence[str],
-    fields: Sequence[str],
-    folded: dict[int, str],
-    truncated: NDArray[np.bool_],
-) -> str:
-    """The tree as JSON text: node i is `{"name": names[name_ids[i]]` + `fields[i]` (`,"key":value...`) +
-    `"truncated":true` where marked + `"children":[...]`.
+@dataclass(frozen=True, slots=True)
+class TreeLayout:
+    """Where each node's text goes, and how it starts: node i's text is `opener(i)` followed by its
+    fields, then `",\"children\":["` (`TRUNCATED` before it where marked), written by the caller in
+    one pass over its own columns (`assemble` puts the pieces in place)."""
 
-    `above[i]` is node i's parent position (-1 for node 0, the top; parents come before children),
-    `depths[i]` its depth below the top. `folded[i]` is the JSON text of node i's one folded child
-    ("(other)" or "(deeper)"), written after its other children.
-    """
+    starts: list[str]
+    """Per node, `{"name":"..."` with the comma before it when it is not its parent's first child."""
+    sizes: Int64s
+    opens_at: Int64s
+    closes_at: Int64s
+
+
+def layout(above: Int64s, depths: Int64s, name_ids: Int64s, names: Sequence[str]) -> TreeLayout:
+    """Lay out a tree of `len(above)` nodes: node i is named `names[name_ids[i]]`, `above[i]` is its
+    parent's position (-1 for node 0, the top; parents come before children), `depths[i]` its depth
+    below the top."""
     count = len(above)
     unique = sorted(set(names))
     rank_of = {name: i for i, name in enumerate(unique)}
-    literal = [json_string(name) for name in unique]
     ranks = np.array([rank_of[name] for name in names], dtype=np.int64)[name_ids]  # equal names: equal ranks
     order = np.lexsort((ranks, above))  # by parent, then name; stable: equal names keep their order
     first_child = np.ones(count, dtype=bool)
     first_child[order[1:]] = above[order[1:]] != above[order[:-1]]
-
     levels = int(depths[-1]) + 1 if count else 0
     if levels * NODES_PER_LEVEL_STEP > count:  # deep and narrow: a level at a time would crawl
         sizes, pre = _sizes_and_preorder_by_node(above, order)
     else:
         sizes, pre = _sizes_and_preorder_by_level(above, depths, order, first_child, levels)
-
     opens_at = 2 * pre - depths
-    closes_at = opens_at + 2 * sizes - 1
-    texts = np.empty(2 * count, dtype=object)
-    marks = truncated.tolist()
-    texts[opens_at] = [
-        f'{"" if first else ","}{{"name":{literal[rank]}{extra}{TRUNCATED if mark else ""},"children":['
-        for first, rank, extra, mark in zip(first_child.tolist(), ranks.tolist(), fields, marks, strict=True)
+    literal = [json_string(name) for name in unique]
+    starts = [
+        f'{{"name":{literal[rank]}' if first else f',{{"name":{literal[rank]}'
+        for first, rank in zip(first_child.tolist(), ranks.tolist(), strict=True)
     ]
-    closes = np.full(count, "]}", dtype=object)
+    return TreeLayout(starts, sizes, opens_at, opens_at + 2 * sizes - 1)
+
+
+def assemble(tree: TreeLayout, opens: Sequence[str], folded: dict[int, str]) -> str:
+    """The tree's JSON text from each node's open (`TreeLayout`) and, for some, the JSON text of
+    their one folded child ("(other)" or "(deeper)"), written after their other children."""
+    texts = np.empty(2 * len(opens), dtype=object)
+    texts[tree.opens_at] = opens
+    closes = np.full(len(opens), "]}", dtype=object)
     for i, child in folded.items():
-        closes[i] = f"{',' if sizes[i] > 1 else ''}{child}]}}"
-    texts[closes_at] = closes
+        closes[i] = f"{',' if tree.sizes[i] > 1 else ''}{child}]}}"
+    texts[tree.closes_at] = closes
     return "".join(texts.tolist())
 
 

@@ -20,7 +20,15 @@ from numpy.typing import NDArray
 
 from stallscope.analysis.callsites import PROCESS_LEVEL, ROOT, CallsiteTree, Int32s, Int64s, unique_inverse
 from stallscope.analysis.flame import DEEPER_NAME, OTHER_NAME, ROOT_NAME, FrameInfo, PrunedTree
-from stallscope.analysis.tree_text import json_string, node_text, number_texts, write_tree
+from stallscope.analysis.tree_text import (
+    CHILDREN,
+    TRUNCATED,
+    assemble,
+    json_string,
+    layout,
+    node_text,
+    number_texts,
+)
 from stallscope.kit.gc import gc_paused
 
 VALUE, SAMPLES, SELF_VALUE, SELF_SAMPLES, SIZE = range(5)
@@ -220,15 +228,6 @@ def _prune(weighed: WeighedTree, namer: Namer, top: int, max_nodes: int, max_dep
 
     labels = namer.labels(kept, levels)
     kind_texts = [json_string(kind) for kind in labels.kinds]
-    fields = [
-        f',"value":{value},"samples":{samples},"kind":{kind_texts[kind]}'
-        for kind, value, samples in zip(
-            labels.kind_ids.tolist(),
-            number_texts(rows[:, VALUE]),
-            number_texts(rows[:, SAMPLES]),
-            strict=True,
-        )
-    ]
     folded_text: dict[int, str] = {}
     deeper_at = np.flatnonzero(deeper)
     for i, (value, samples), size in zip(
@@ -244,7 +243,20 @@ def _prune(weighed: WeighedTree, namer: Namer, top: int, max_nodes: int, max_dep
         folded_text[i] = node_text(OTHER_NAME, f',"value":{value},"samples":{samples},"kind":"other"')
     folded = deeper | other
     truncated, heights = folding_marks(above, depths, folded)
-    text = write_tree(above, depths, labels.name_ids, labels.names, fields, folded_text, truncated)
+    tree_layout = layout(above, depths, labels.name_ids, labels.names)
+    opens = [
+        f'{start},"value":{value},"samples":{samples},"kind":{kind_texts[kind]}'
+        f"{TRUNCATED if mark else ''}{CHILDREN}"
+        for start, kind, value, samples, mark in zip(
+            tree_layout.starts,
+            labels.kind_ids.tolist(),
+            number_texts(rows[:, VALUE]),
+            number_texts(rows[:, SAMPLES]),
+            truncated.tolist(),
+            strict=True,
+        )
+    ]
+    text = assemble(tree_layout, opens, folded_text)
     height = int(heights[0])
     total = int(columns[top, VALUE])
     pruned_nodes = max(int(columns[top, SIZE]), 1) - len(kept)  # `top` is sent even when empty

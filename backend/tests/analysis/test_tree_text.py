@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from stallscope.analysis.tree_text import node_text, number_texts, write_tree
+from stallscope.analysis.tree_text import CHILDREN, TRUNCATED, assemble, layout, node_text, number_texts
 from stallscope.flame.tree_json import payload_with_tree
 
 pytestmark = pytest.mark.storage_neutral
@@ -20,8 +20,8 @@ def node(name: str, *children: dict[str, Any], value: int = 1, **extra: Any) -> 
 
 
 def written(root: dict[str, Any]) -> str:
-    """`root` (children in any order, a folded child under "folded") through `write_tree`, its nodes
-    handed over in level order as the views hand them."""
+    """`root` (children in any order, a folded child under "folded") laid out and assembled, its
+    nodes handed over in level order as the views hand them."""
     order: list[dict[str, Any]] = [root]
     above, depths = [-1], [0]
     i = 0
@@ -34,15 +34,18 @@ def written(root: dict[str, Any]) -> str:
     names = sorted({n["name"] for n in order})
     rank = {name: i for i, name in enumerate(names)}
     folded = {i: node_text(n["folded"], ',"value":0') for i, n in enumerate(order) if "folded" in n}
-    return write_tree(
+    tree = layout(
         np.array(above, dtype=np.int64),
         np.array(depths, dtype=np.int64),
         np.array([rank[n["name"]] for n in order], dtype=np.int64),
         names,
-        [f',"value":{v}' for v in number_texts(np.array([n["value"] for n in order], dtype=np.int64))],
-        folded,
-        np.array([bool(n.get("truncated")) for n in order]),
     )
+    values = number_texts(np.array([n["value"] for n in order], dtype=np.int64))
+    opens = [
+        f'{start},"value":{value}{TRUNCATED if n.get("truncated") else ""}{CHILDREN}'
+        for start, value, n in zip(tree.starts, values, order, strict=True)
+    ]
+    return assemble(tree, opens, folded)
 
 
 def expected(tree: dict[str, Any]) -> dict[str, Any]:
