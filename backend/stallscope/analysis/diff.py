@@ -28,14 +28,20 @@ weights. Nothing here recurses, so a 100,000-frame stack costs its size and no m
 from __future__ import annotations
 
 import heapq
-import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import compress, repeat
 from operator import ge, itemgetter, lt, mul
 from typing import Any, Literal
 
-from stallscope.analysis.flame import DEEPER_NAME, OTHER_NAME, ROOT_NAME, FrameInfo, StackWeight
+from stallscope.analysis.flame import (
+    DEEPER_NAME,
+    OTHER_NAME,
+    ROOT_NAME,
+    FrameInfo,
+    StackWeight,
+    tree_as_dicts,
+)
 from stallscope.kit.gc import gc_paused
 
 Normalize = Literal["total", "none"]
@@ -125,11 +131,7 @@ class DiffResult:
     @property
     def root(self) -> dict[str, Any]:
         """The tree as dicts, parsed from `text` when it was written as text."""
-        if self.tree is not None:
-            return self.tree
-        assert self.text is not None
-        root: dict[str, Any] = json.loads(self.text)
-        return root
+        return tree_as_dicts(self.tree, self.text)
 
 
 def scale_for(total_a: int, total_b: int, normalize: Normalize) -> float:

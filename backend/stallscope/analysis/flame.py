@@ -131,11 +131,16 @@ class PrunedTree:
     @property
     def root(self) -> dict[str, Any]:
         """The tree as dicts, parsed from `text` when it was written as text."""
-        if self.tree is not None:
-            return self.tree
-        assert self.text is not None
-        root: dict[str, Any] = json.loads(self.text)
-        return root
+        return tree_as_dicts(self.tree, self.text)
+
+
+def tree_as_dicts(tree: dict[str, Any] | None, text: str | None) -> dict[str, Any]:
+    """An answer's tree, given as dicts or written as JSON text (one of the two)."""
+    if tree is not None:
+        return tree
+    assert text is not None
+    parsed: dict[str, Any] = json.loads(text)
+    return parsed
 
 
 def prune_tree(root: FlameNode, max_nodes: int, max_depth: int | None = None) -> PrunedTree:

@@ -14,7 +14,7 @@ from typing import Any, overload
 
 import numpy as np
 
-from stallscope.analysis.findings.stack_table import Int64s, pack_array, unpack_array
+from stallscope.analysis.findings.stack_table import Int64s, pack_array, position, unpack_array
 
 NO_ID = np.iinfo(np.int64).min
 """A pid or tid the capture did not record (None), in an integer column."""
@@ -108,10 +108,7 @@ class CpuTable(Sequence[CpuRow]):
     def __getitem__(self, index: int | slice) -> CpuRow | list[CpuRow]:
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
-        if index < 0:
-            index += len(self)
-        if not 0 <= index < len(self):
-            raise IndexError(index)
+        index = position(index, len(self))
         pid, tid = int(self.pid[index]), int(self.tid[index])
         return CpuRow(
             self.events[self.event[index]],

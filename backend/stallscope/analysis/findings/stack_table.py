@@ -26,6 +26,15 @@ ZLIB_LEVEL = 1
 """Deep stacks repeat their callers' frames: the fastest level already packs them about tenfold."""
 
 
+def position(index: int, length: int) -> int:
+    """`index` into a sequence of `length` items as a list takes it (from the end when negative)."""
+    if index < 0:
+        index += length
+    if not 0 <= index < length:
+        raise IndexError(index)
+    return index
+
+
 class StackTable(Sequence[tuple[int, ...]]):
     """Frame indexes of each stack, root first: stack `i` is `frames[offsets[i]:offsets[i + 1]]`.
 
@@ -61,10 +70,7 @@ class StackTable(Sequence[tuple[int, ...]]):
     def __getitem__(self, index: int | slice) -> tuple[int, ...] | list[tuple[int, ...]]:
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
-        if index < 0:
-            index += len(self)
-        if not 0 <= index < len(self):
-            raise IndexError(index)
+        index = position(index, len(self))
         return tuple(self.frames[self.offsets[index] : self.offsets[index + 1]].tolist())
 
     def __iter__(self) -> Iterator[tuple[int, ...]]:
