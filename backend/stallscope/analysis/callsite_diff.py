@@ -367,28 +367,23 @@ def _result(
     numbers = (rows_a[:, VALUE], rows_b[:, VALUE], scale, per_a, per_b)
     opens = _diff_nodes(tree_layout.starts, [kinds[i] for i in labels.kind_ids.tolist()], *numbers, ends)
     deeper_at, other_at = np.flatnonzero(deeper), np.flatnonzero(other)
-    deeper_texts = _diff_nodes(
-        [f'{{"name":{json_string(DEEPER_NAME)}'] * len(deeper_at),
-        ['"deeper"'] * len(deeper_at),
-        below[deeper_at, 0],
-        below[deeper_at, 1],
-        scale,
-        per_a,
-        per_b,
-        [f',"folded_frames":{frames},"children":[]}}' for frames in (size[kept[deeper_at]] - 1).tolist()],
+
+    def folded_children(
+        name: str, kind: str, at: Int64s, xs: Int64s, ys: Int64s, ends: list[str]
+    ) -> dict[int, str]:
+        """The "(deeper)" or "(other)" child of each node of `at`, by node."""
+        starts, kinds = [f'{{"name":{json_string(name)}'] * len(at), [json_string(kind)] * len(at)
+        texts = _diff_nodes(starts, kinds, xs, ys, scale, per_a, per_b, ends)
+        return dict(zip(at.tolist(), texts, strict=True))
+
+    folded_frames = (size[kept[deeper_at]] - 1).tolist()
+    deeper_ends = [f',"folded_frames":{frames},"children":[]}}' for frames in folded_frames]
+    other_ends = [',"children":[]}'] * len(other_at)
+    folded_text = folded_children(
+        DEEPER_NAME, "deeper", deeper_at, below[deeper_at, 0], below[deeper_at, 1], deeper_ends
+    ) | folded_children(
+        OTHER_NAME, "other", other_at, other_ab[other_at, 0], other_ab[other_at, 1], other_ends
     )
-    other_texts = _diff_nodes(
-        [f'{{"name":{json_string(OTHER_NAME)}'] * len(other_at),
-        ['"other"'] * len(other_at),
-        other_ab[other_at, 0],
-        other_ab[other_at, 1],
-        scale,
-        per_a,
-        per_b,
-        [',"children":[]}'] * len(other_at),
-    )
-    folded_text = dict(zip(deeper_at.tolist(), deeper_texts, strict=True))
-    folded_text.update(zip(other_at.tolist(), other_texts, strict=True))
     text = assemble(tree_layout, opens, folded_text)
     largest = max(ca[top, VALUE] * scale, cb[top, VALUE])
     return DiffResult(
