@@ -98,15 +98,9 @@ def _versions(captures: list[Capture]) -> str:
 def _named_tree(session: Session, captures: list[Capture]) -> NamedTree:
     key = _versions(captures)
     found = _cached(_named, key)
-    if found is None and len(captures) == 1:  # its parse stored it
-        found = callsite_trees.trees.named_for(session, captures[0])
     if found is None:
-        tree = callsite_trees.trees.tree_for(session, captures)
-        ids, representatives = repository.name_representatives(session, callsite_diff.frame_ids(tree))
-        found = callsite_diff.by_name(
-            tree, np.array(ids, dtype=np.int64), np.array(representatives, dtype=np.int64)
-        )
-    _keep(_named, key, found, NAMED_CACHE_SIZE)
+        found = callsite_trees.trees.named_for(session, captures)
+        _keep(_named, key, found, NAMED_CACHE_SIZE)
     return found
 
 

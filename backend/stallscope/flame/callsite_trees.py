@@ -104,12 +104,15 @@ def build_and_store(session: Session, capture_id: int, parsed_at: datetime) -> C
     """Build the capture's tree from what its parse wrote and keep it for this parse, with the parts
     of its diffs (`callsite_diff.named_parts`); caller commits."""
     tree = build_capture_tree(session, capture_id)
-    ids, representatives = repository.name_representatives(session, callsite_diff.frame_ids(tree))
-    parts = callsite_diff.named_parts(
-        tree, np.array(ids, dtype=np.int64), np.array(representatives, dtype=np.int64)
-    )
+    parts = callsite_diff.named_parts(tree, *_name_representatives(session, tree))
     callsite_store.store(session, capture_id, parsed_at, tree, dict(parts))
     return tree
+
+
+def _name_representatives(session: Session, tree: CallsiteTree) -> tuple[np.ndarray, np.ndarray]:
+    """Every frame id of the tree, and the lowest frame id sharing its name among them."""
+    ids, representatives = repository.name_representatives(session, callsite_diff.frame_ids(tree))
+    return np.array(ids, dtype=np.int64), np.array(representatives, dtype=np.int64)
 
 
 def build_capture_tree(session: Session, capture_id: int) -> CallsiteTree:
@@ -180,12 +183,16 @@ class CallsiteTrees:
             self._put(key, tree)
         return tree
 
-    def named_for(self, session: Session, capture: Capture) -> NamedTree | None:
-        """One capture's tree merged by name, with its function index, as its parse stored them;
-        None when they were not stored (the caller computes them)."""
-        tree = self.tree_for(session, [capture])
-        parts = callsite_store.load_extras(session, capture.id, capture.parsed_at)
-        return None if parts is None else callsite_diff.named_from_parts(tree, parts)
+    def named_for(self, session: Session, captures: Sequence[Capture]) -> NamedTree:
+        """The captures' tree with frames merged by name (what a diff weighs): one capture's as its
+        parse stored it, with its function index; several captures' merged now."""
+        tree = self.tree_for(session, captures)
+        if len(captures) == 1:
+            parts = callsite_store.load_extras(session, captures[0].id, captures[0].parsed_at)
+            stored = None if parts is None else callsite_diff.named_from_parts(tree, parts)
+            if stored is not None:
+                return stored
+        return callsite_diff.by_name(tree, *_name_representatives(session, tree))
 
     def whole_weights(
         self, session: Session, captures: Sequence[Capture], event: str
