@@ -244,7 +244,8 @@ def _load(
         host = host_anchors(main, capture_id) if importer.clock is CaptureClock.MONOTONIC else None
         mapping = clock_mapping(importer.clock, clock_info, head, host)
         text = io.BufferedReader(PrefixedReader(head, stream), buffer_size=1 << 20)
-        sink = RecordSink(main, StackDictionary(stacks, limits), capture_id, mapping.to_timestamp(), limits)
+        dictionary = StackDictionary(stacks, limits, report.stack_codes)
+        sink = RecordSink(main, dictionary, capture_id, mapping.to_epoch_us(), limits)
         next_progress = time.monotonic() + PROGRESS_INTERVAL_S
         with sink, collector_for_bulk_load() as settle:
             for count, record in enumerate(importer.parse(text, report)):

@@ -6,6 +6,7 @@ Importers normalise once, here; storage and analysis never look at a source form
 from __future__ import annotations
 
 import enum
+import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
@@ -30,6 +31,37 @@ class Frame:
 
 Stack = tuple[Frame, ...]
 """Frames root first (outermost caller first), the order folded stacks are written in."""
+
+_generations = itertools.count()
+
+
+@dataclass(slots=True)
+class InternedStacks:
+    """The stacks an importer has interned since its table last started again, with their codes.
+
+    A frame's code is its position in `frames`; a stack's codes are its frames' codes as native
+    uint32s, root first, joined. `stacks` holds every stack of `codes_of` (by codes), so while this
+    object lives no other object can take one of their ids. The parser only adds to it.
+    """
+
+    frames: list[Frame] = field(default_factory=list)
+    stacks: dict[bytes, Stack] = field(default_factory=lambda: {b"": ()})
+    codes_of: dict[int, bytes] = field(default_factory=lambda: {id(()): b""})
+    """A stack's codes, by its object's id."""
+    generation: int = field(default_factory=lambda: next(_generations))
+
+
+@dataclass(slots=True)
+class StackCodes:
+    """Where an importer that interns its stacks by code shows them (`ParseReport.stack_codes`).
+
+    The stack dictionary maps a batch's new stacks to frame ids through their codes, one array
+    look-up for the whole batch, where a look-up per frame object cost a third of the writer's time
+    on a capture of deep stacks. `current` is replaced, never changed back, when the importer's
+    table starts again: a reader takes it once and keeps to it.
+    """
+
+    current: InternedStacks | None = None
 
 
 @dataclass(slots=True)
@@ -232,6 +264,8 @@ class ParseReport:
     """One warning per per-capture bound the parse reached (`ingest.limits`); always kept, shown first."""
     origin: CaptureOrigin | None = None
     """Set by an importer of re-exported records; None for every capture parsed from its own upload."""
+    stack_codes: StackCodes = field(default_factory=StackCodes)
+    """Filled by an importer that interns its stacks by code (`perf script`); read by storage."""
 
     def warn(self, line: int, message: str) -> None:
         """Record a warning, keeping the first `max_warnings` and counting the rest."""

@@ -6,7 +6,6 @@ one batch while the parser reads the next.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import datetime
 from functools import partial
@@ -16,6 +15,7 @@ from typing import Any
 import psycopg
 from psycopg.types.json import Jsonb
 
+from stallscope.ingest.clock import EpochMicros
 from stallscope.ingest.event_store import EventWriter
 from stallscope.ingest.limits import CaptureLimits, setting_name
 from stallscope.ingest.metric_store import MetricWriter
@@ -79,18 +79,18 @@ class RecordSink:
         copy_conn: psycopg.Connection[tuple[Any, ...]],
         dictionary: StackDictionary,
         capture_id: int,
-        to_timestamp: Callable[[int | None], datetime],
+        to_epoch_us: EpochMicros,
         limits: CaptureLimits | None = None,
     ) -> None:
         limits = limits or CaptureLimits.from_settings()
         self._conn = copy_conn
         self._capture_id = capture_id
-        self._to_timestamp = to_timestamp
+        self._to_timestamp = to_timestamp = to_epoch_us.timestamp
         self._dictionary = dictionary
         self._limits = limits
         self._writes = BackgroundWrites()
         submit = self._writes.submit
-        self.samples = SampleWriter(copy_conn, dictionary, capture_id, to_timestamp, submit)
+        self.samples = SampleWriter(copy_conn, dictionary, capture_id, to_epoch_us, submit)
         self.events = EventWriter(copy_conn, dictionary, capture_id, to_timestamp, limits.events, submit)
         self.metrics = MetricWriter(copy_conn, capture_id, to_timestamp, limits.metric_series, submit)
         self.documents = 0

@@ -19,18 +19,16 @@ from __future__ import annotations
 
 import hashlib
 import struct
-import sys
-from array import array
 from collections.abc import Iterable
-from contextlib import suppress
 from dataclasses import dataclass
-from itertools import chain
+from itertools import chain, repeat
 from typing import Any
 
+import numpy as np
 import psycopg
 
 from stallscope.ingest.limits import CaptureLimits, Cut
-from stallscope.ingest.model import Frame, FrameKind, Sample, Stack, TimedEvent
+from stallscope.ingest.model import Frame, FrameKind, InternedStacks, Sample, Stack, StackCodes, TimedEvent
 
 DIGEST_BYTES = 16
 MAX_CACHED_STACKS = 200_000
@@ -87,29 +85,77 @@ def frame_digest(frame: Frame) -> bytes:
     ).digest()
 
 
-def id_bytes(frame_id: int) -> bytes:
-    """A frame id as stacks are made of it: a native int32."""
-    return array("i", (frame_id,)).tobytes()
+def stack_digest(frame_ids: bytes | memoryview) -> bytes:
+    """A stack's digest, from its frame ids as native int32s, root first."""
+    return hashlib.blake2b(frame_ids, digest_size=DIGEST_BYTES).digest()
 
 
-def stack_digest(frame_bytes: bytes) -> bytes:
-    """A stack's digest, from its frame ids as `id_bytes`, root first, joined."""
-    return hashlib.blake2b(frame_bytes, digest_size=DIGEST_BYTES).digest()
+ARRAY_HEAD = struct.Struct(">6i")
+"""An int4[] field's length, then its header: one dimension, no NULLs, int4, its length, from 1."""
+EMPTY_ARRAY = struct.pack(">4i", 12, 0, 0, INT4_OID)
+CODE_BYTES = 4
+"""An importer's frame code: a native uint32 (`InternedStacks`)."""
+NO_FRAME = -1
+"""Where a frame has no id (it was looked up without `insert`, and no stored stack has it)."""
 
 
-def frame_ids_field(frame_bytes: bytes) -> bytes:
-    """The binary COPY field of a stack's `frame_ids` (int4[]), from its frame ids as `id_bytes`."""
-    ids = array("i")
-    ids.frombytes(frame_bytes)
-    count = len(ids)
-    if not count:
-        return struct.pack(">4i", 12, 0, 0, INT4_OID)
-    cells = array("i", (4, 0)) * count  # each element: its length (4), then its value
-    cells[1::2] = ids
-    if sys.byteorder == "little":
-        cells.byteswap()  # binary COPY is big-endian
-    array_header = (1, 0, INT4_OID, count, 1)  # one dimension, no NULLs, int4, n from 1
-    return struct.pack(">6i", 20 + 8 * count, *array_header) + cells.tobytes()
+class FramedStacks:
+    """Stacks as one flat array of frame ids, root first, stack after stack.
+
+    A batch's new stacks are mapped to ids and written in bulk: one array look-up by frame code for
+    the whole batch (`StackDictionary._framed`), then one conversion each to native ints (for the
+    digests) and big-endian ones (for binary COPY). A dictionary look-up per frame object, a join per
+    stack and an array field built per stack took about half a second of the writer's time on the
+    deep capture of the benchmarks, which the interpreter runs in turn with the parser.
+    """
+
+    def __init__(self, ids: np.ndarray, lengths: np.ndarray) -> None:
+        self.ids = ids
+        self.ends = np.cumsum(lengths)
+        self.starts = self.ends - lengths
+
+    def __len__(self) -> int:
+        return len(self.ends)
+
+    @staticmethod
+    def in_order(parts: list[tuple[list[int], FramedStacks]]) -> FramedStacks:
+        """One `FramedStacks` of several, each given with the positions its stacks take."""
+        positions = np.concatenate([np.asarray(where, dtype=np.int64) for where, _ in parts])
+        ids = np.concatenate([part.ids for _, part in parts])
+        offsets = np.cumsum([0] + [len(part.ids) for _, part in parts[:-1]])  # where each part's ids begin
+        starts = np.concatenate([part.starts + at for (_, part), at in zip(parts, offsets, strict=True)])
+        lengths = np.concatenate([part.ends - part.starts for _, part in parts])
+        order = np.argsort(positions)
+        starts, lengths = starts[order], lengths[order]
+        shift = starts - (np.cumsum(lengths) - lengths)  # from each stack's place here to its place there
+        return FramedStacks(ids[np.arange(int(lengths.sum())) + np.repeat(shift, lengths)], lengths)
+
+    def complete(self) -> list[bool]:
+        """Whether each stack has an id for every frame."""
+        unknown = np.concatenate(([0], np.cumsum(self.ids == NO_FRAME)))
+        whole: list[bool] = (unknown[self.ends] == unknown[self.starts]).tolist()
+        return whole
+
+    def digests(self, which: list[int]) -> list[bytes]:
+        """`stack_digest` of the stacks at `which` (complete ones)."""
+        native = self.ids.astype(np.int32).data.cast("B")
+        starts, ends = (self.starts[which] * 4).tolist(), (self.ends[which] * 4).tolist()
+        return [stack_digest(native[a:b]) for a, b in zip(starts, ends, strict=True)]
+
+    def array_fields(self, which: list[int]) -> list[bytes]:
+        """The binary COPY field of each stack's `frame_ids` (int4[]) at `which`."""
+        cells = np.empty((len(self.ids), 2), dtype=">i4")  # each element: its length (4), then its value
+        cells[:, 0] = 4
+        cells[:, 1] = self.ids
+        flat = cells.view(np.uint8).reshape(-1).data
+        starts, ends = self.starts[which].tolist(), self.ends[which].tolist()
+        head = ARRAY_HEAD.pack
+        return [
+            head(20 + 8 * (end - start), 1, 0, INT4_OID, end - start, 1) + flat[8 * start : 8 * end]
+            if end > start
+            else EMPTY_ARRAY
+            for start, end in zip(starts, ends, strict=True)
+        ]
 
 
 def binary_field(value: bytes) -> bytes:
@@ -135,10 +181,17 @@ class StackDictionary:
     """Ids of stacks and their frames; `conn` must be in autocommit mode (each batch commits alone)."""
 
     def __init__(
-        self, conn: psycopg.Connection[tuple[Any, ...]], limits: CaptureLimits | None = None
+        self,
+        conn: psycopg.Connection[tuple[Any, ...]],
+        limits: CaptureLimits | None = None,
+        codes: StackCodes | None = None,
     ) -> None:
         limits = limits or CaptureLimits.from_settings()
         self._conn = conn
+        self._codes = codes or StackCodes()
+        """The importer's stacks by code, if it interns them so (`_framed`)."""
+        self._by_code = np.empty(0, dtype=np.int32)
+        self._by_code_generation = -1
         self._staging: set[str] = set()
         """The temporary tables made on `conn` so far."""
         self.max_stacks = limits.distinct_stacks
@@ -147,10 +200,8 @@ class StackDictionary:
         # The same ids by frame object: parsers hand out one object per distinct frame, and hashing
         # a frame by value runs Python code (a dataclass's and an enum's `__hash__`), a microsecond
         # a frame, which on a deep capture cost more than the parse itself. Objects are kept alive
-        # while they are keys here, so their ids stay theirs. Each id is kept as the bytes a stack
-        # is made of (`id_bytes`): a new stack's digest and row then come from one join at C speed,
-        # where converting a hundred ints a stack cost more than its COPY.
-        self._bytes_by_object: dict[int, bytes] = {}
+        # while they are keys here, so their ids stay theirs.
+        self._id_by_object: dict[int, int] = {}
         self._objects: list[Frame] = []
         # Keyed by object identity: parsers mostly hand out one tuple per distinct stack, and hashing
         # a 100-frame tuple of frames on every sample would cost more than the COPY itself. A stack
@@ -190,7 +241,7 @@ class StackDictionary:
             self._alive_frames = 0
         if len(self._frame_ids) >= MAX_CACHED_FRAMES or len(self._objects) >= MAX_CACHED_FRAMES:
             self._frame_ids.clear()
-            self._bytes_by_object.clear()
+            self._id_by_object.clear()
             self._objects.clear()
         cached = self._stack_ids
         by_object = dict(zip(map(id, stacks), stacks, strict=True))  # at C speed: one entry a sample
@@ -233,60 +284,97 @@ class StackDictionary:
 
     def _store(self, bodies: list[Stack]) -> list[int]:
         """Ids of `bodies`, all of them stacks of this capture from now on."""
-        frames_of: dict[bytes, bytes] = {}
-        digests = []
-        for frame_bytes in self._frame_bytes(bodies, insert=True):
-            assert frame_bytes is not None  # every frame was inserted
-            digest = stack_digest(frame_bytes)
-            digests.append(digest)
-            frames_of.setdefault(digest, frame_bytes)  # equal stacks that are distinct objects share one
-        stack_ids = self._insert_stacks(frames_of)
+        framed = self._framed(bodies, insert=True)
+        every = list(range(len(framed)))
+        digests = framed.digests(every)
+        first_of: dict[bytes, int] = {}
+        for index, digest in enumerate(digests):
+            first_of.setdefault(digest, index)  # equal stacks that are distinct objects share one
+        fields = dict(zip(first_of, framed.array_fields(list(first_of.values())), strict=True))
+        stack_ids = self._upsert(STACKS, fields, insert=True)
         result = [stack_ids[d] for d in digests]
         self._distinct.update(result)
         return result
 
-    def _frame_bytes(self, bodies: list[Stack], insert: bool) -> list[bytes | None]:
-        """Each body's frame ids as `id_bytes` joined, learning the frames not known yet; None for a
-        body with a frame the database has never held (only without `insert`)."""
-        bytes_of = self._bytes_by_object.__getitem__
-        joined: list[bytes | None] = []
-        lacking: list[int] = []
-        for index, body in enumerate(bodies):
-            try:
-                joined.append(b"".join(map(bytes_of, map(id, body))))
-            except KeyError:
-                joined.append(None)
-                lacking.append(index)
-        if lacking:
-            self._learn_frames([bodies[index] for index in lacking], insert)
-            for index in lacking:
-                # A frame the database has never held leaves None: no stored stack has it.
-                with suppress(KeyError):
-                    joined[index] = b"".join(map(bytes_of, map(id, bodies[index])))
-        return joined
+    def _framed(self, bodies: list[Stack], insert: bool) -> FramedStacks:
+        """The bodies' frame ids, learning the frames not known yet; `NO_FRAME` for a frame the
+        database has never held (only without `insert`: with it, every frame gets an id).
 
-    def _learn_frames(self, bodies: list[Stack], insert: bool) -> None:
-        """Know the id of every frame object in `bodies` (by object, see `__init__`), looking frames
+        Stacks the importer interned by code are mapped through their codes; the others (a stack cut
+        to `max_depth`, `LIMIT_STACK`, one from before the importer's table started again, or from
+        an importer without codes) frame object by frame object.
+        """
+        interned = self._codes.current
+        if interned is None:
+            return self._framed_by_object(bodies, insert)
+        keys = list(map(interned.codes_of.get, map(id, bodies)))
+        coded_keys = [key for key in keys if key is not None]
+        if len(coded_keys) == len(bodies):
+            return self._framed_by_code(interned, coded_keys, insert)
+        if not coded_keys:
+            return self._framed_by_object(bodies, insert)
+        coded = [index for index, key in enumerate(keys) if key is not None]
+        others = [index for index, key in enumerate(keys) if key is None]
+        by_code = self._framed_by_code(interned, coded_keys, insert)
+        by_object = self._framed_by_object([bodies[index] for index in others], insert)
+        return FramedStacks.in_order([(coded, by_code), (others, by_object)])
+
+    def _framed_by_code(self, interned: InternedStacks, keys: list[bytes], insert: bool) -> FramedStacks:
+        codes = np.frombuffer(b"".join(keys), dtype=np.uint32)
+        lengths = np.fromiter(map(len, keys), dtype=np.int64, count=len(keys)) // CODE_BYTES
+        by_code = self._ids_by_code(interned)
+        ids = by_code[codes]
+        if (ids == NO_FRAME).any():
+            lacking = np.unique(codes[ids == NO_FRAME])
+            frames = [interned.frames[code] for code in lacking.tolist()]
+            self._learn_frames(frames, insert)
+            get = self._id_by_object.get
+            by_code[lacking] = [get(id(frame), NO_FRAME) for frame in frames]
+            ids = by_code[codes]
+            assert not insert or NO_FRAME not in ids, "every frame was inserted"
+        return FramedStacks(ids, lengths)
+
+    def _ids_by_code(self, interned: InternedStacks) -> np.ndarray:
+        """Frame ids by the importer's frame codes (`NO_FRAME` where not known yet), for the
+        importer's current table; ids never change, so only a new table starts it again."""
+        needed = len(interned.frames)
+        if self._by_code_generation != interned.generation:
+            self._by_code = np.full(max(needed, 1024), NO_FRAME, dtype=np.int32)
+            self._by_code_generation = interned.generation
+        elif needed > len(self._by_code):
+            more = np.full(max(needed, 2 * len(self._by_code)) - len(self._by_code), NO_FRAME, dtype=np.int32)
+            self._by_code = np.concatenate((self._by_code, more))
+        return self._by_code
+
+    def _framed_by_object(self, bodies: list[Stack], insert: bool) -> FramedStacks:
+        frames = list(chain.from_iterable(bodies))
+        keys = list(map(id, frames))
+        get = self._id_by_object.get
+        ids = np.fromiter(map(get, keys, repeat(NO_FRAME)), dtype=np.int64, count=len(keys))
+        lacking = np.flatnonzero(ids == NO_FRAME).tolist()
+        if lacking:
+            self._learn_frames([frames[index] for index in lacking], insert)
+            ids[lacking] = [get(keys[index], NO_FRAME) for index in lacking]
+            assert not insert or NO_FRAME not in ids, "every frame was inserted"
+        lengths = np.fromiter(map(len, bodies), dtype=np.int64, count=len(bodies))
+        return FramedStacks(ids, lengths)
+
+    def _learn_frames(self, frames: list[Frame], insert: bool) -> None:
+        """Know the id of every frame object in `frames` (by object, see `__init__`), looking frames
         up by value first and in the database then; frames it lacks are inserted only if `insert`.
 
         Without `insert`, a frame the database has never held stays unknown (`_held_by_capture`).
         """
-        known = self._bytes_by_object
-        every_frame = list(chain.from_iterable(bodies))
-        # Built and compared at C speed: a new deep stack brings a hundred frames, nearly all known.
-        seen = dict(zip(map(id, every_frame), every_frame, strict=True))
-        del every_frame
-        objects = {key: seen[key] for key in seen.keys() - known.keys()}
-        if not objects:
-            return
+        objects = dict(zip(map(id, frames), frames, strict=True))
         frame_ids = self._frame_ids
         new_frames = {frame for frame in objects.values() if frame not in frame_ids}
         if new_frames:
             self._resolve_frames(new_frames, insert)
+        known = self._id_by_object
         for key, frame in objects.items():
             frame_id = frame_ids.get(frame)
             if frame_id is not None:
-                known[key] = id_bytes(frame_id)
+                known[key] = frame_id
                 self._objects.append(frame)
 
     def _store_within_limit(self, bodies: list[Stack], room: int) -> list[int]:
@@ -318,10 +406,11 @@ class StackDictionary:
 
     def _held_by_capture(self, bodies: list[Stack]) -> dict[int, int]:
         """Ids of the `bodies` this capture already holds, by position; looks up, inserts nothing."""
+        framed = self._framed(bodies, insert=False)
+        complete = [index for index, whole in enumerate(framed.complete()) if whole]
         positions: dict[bytes, list[int]] = {}
-        for index, frame_bytes in enumerate(self._frame_bytes(bodies, insert=False)):
-            if frame_bytes is not None:
-                positions.setdefault(stack_digest(frame_bytes), []).append(index)
+        for index, digest in zip(complete, framed.digests(complete), strict=True):
+            positions.setdefault(digest, []).append(index)
         if not positions:
             return {}
         rows = self._conn.execute(
@@ -332,10 +421,6 @@ class StackDictionary:
             if stack_id in self._distinct:
                 held.update(dict.fromkeys(positions[bytes(digest)], stack_id))
         return held
-
-    def _insert_stacks(self, frames_of: dict[bytes, bytes]) -> dict[bytes, int]:
-        fields = {digest: frame_ids_field(frame_bytes) for digest, frame_bytes in frames_of.items()}
-        return self._upsert(STACKS, fields, insert=True)
 
     def _resolve_frames(self, frames: set[Frame], insert: bool) -> None:
         """Learn the ids of `frames`, inserting those the database lacks only if `insert`."""

@@ -158,6 +158,35 @@ def test_stacks_deeper_than_the_limit_keep_their_leaf_side_under_a_frame_countin
     }
 
 
+def perf_script_sample(time_s: float, period: int, stack: list[str]) -> str:
+    """One `perf script` sample of `app`, its frames given root first."""
+    frames = "".join(f"\t{0x1000 + i:x} {name} (/usr/bin/app)\n" for i, name in enumerate(reversed(stack)))
+    return f"app 100/100 [000] {time_s:.6f}: {period} cycles:\n{frames}\n"
+
+
+@pytest.mark.parametrize("caches", ["as shipped", "tiny"])
+def test_perf_script_stacks_come_out_the_same_through_cuts_and_table_restarts(
+    api: TestClient, database_url: str, db: Conn, incident_id: int, caches: str
+) -> None:
+    """The parser's table hands stacks over by frame code; a stack cut at the depth limit, or one
+    from before its table started again, goes frame by frame. Both ways store the same stacks."""
+    deep = [f"d{i}" for i in range(8)]
+    stacks = [["main", "a"], deep, ["main", "b"], ["main", "a"], [*deep[:6], "x", "y"], ["main", "b"]]
+    data = "".join(perf_script_sample(1 + i / 100, 10 * (i + 1), stack) for i, stack in enumerate(stacks))
+    tiny = [*TINY_CACHES, ("stallscope.ingest.perf_script.stacks", "MAX_INTERNED_REFS", 3)]
+    constants = tiny if caches == "tiny" else None
+    capture = parsed(
+        api, database_url, incident_id, data.encode(), "cuts.perf.txt", {"stack_depth": 4}, constants
+    )
+    assert capture["status"] == "partial", capture["error"]
+    assert stack_weights(db, capture["id"]) == {
+        "app;main;a": (10 + 40, 2),
+        "app;main;b": (30 + 60, 2),
+        "app;[4 frames cut];d4;d5;d6;d7": (20, 1),
+        "app;[4 frames cut];d4;d5;x;y": (50, 1),
+    }
+
+
 def test_the_default_depth_keeps_a_100k_frame_stack_whole_and_cuts_past_131072(
     api: TestClient, database_url: str, db: Conn, incident_id: int
 ) -> None:

@@ -86,7 +86,7 @@ def parse_perf_script(
 class _Parser:
     def __init__(self, report: ParseReport, options: NamingOptions) -> None:
         self.report = report
-        self.table = StackTable(options)
+        self.table = StackTable(options, report.stack_codes)
         self._headers = HeaderShapes()
         self.seen_header = False
         self.cut_short = False

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import struct
 
-from stallscope.ingest.model import Frame, FrameKind, Stack
+from stallscope.ingest.model import Frame, FrameKind, InternedStacks, Stack, StackCodes
 from stallscope.ingest.perf_script.naming import (
     NamingOptions,
     name_frames,
@@ -61,18 +61,22 @@ class _LineCache:
 class StackTable:
     """Interns frames and stacks; names each distinct raw frame line once."""
 
-    def __init__(self, options: NamingOptions) -> None:
+    def __init__(self, options: NamingOptions, codes: StackCodes | None = None) -> None:
         self._options = options
+        self.codes = codes or StackCodes()
+        """Where the stacks and their codes are shown to storage (`ParseReport.stack_codes`)."""
         self._reset()
 
     def _reset(self) -> None:
         """Forget every frame, stack and cached line: the table starts again, codes from zero."""
         self._frames: dict[FrameKind, dict[str, Frame]] = {kind: {} for kind in FrameKind}
-        self._frame_list: list[Frame] = []
+        interned = self.codes.current = InternedStacks()
+        self._frame_list = interned.frames
         """Frames by number: a code is a frame's number (`_CODE`), so a stack's key reads back as
         its frames (`frames_of`) without a look-up per line."""
         self._frame_codes: dict[int, bytes] = {}
-        self._stacks: dict[bytes, Stack] = {b"": ()}
+        self._stacks = interned.stacks
+        self._codes_of = interned.codes_of
         # One cache per Java flag: the Java tidy-up makes a line's name depend on the comm.
         self._lines = (_LineCache(), _LineCache())
         self._bodies: tuple[dict[bytes, tuple[Stack, int]], dict[bytes, tuple[Stack, int]]] = ({}, {})
@@ -134,6 +138,7 @@ class StackTable:
         stack = self._stacks.get(key)
         if stack is None:
             stack = self._stacks[key] = frames
+            self._codes_of[id(stack)] = key
             self._refs += len(frames)
         return stack
 
@@ -153,6 +158,7 @@ class StackTable:
         stack = self._stacks.get(key)
         if stack is None:
             stack = self._stacks[key] = self.frames_of(key)
+            self._codes_of[id(stack)] = key
             self._refs += len(stack)
         return stack
 
