@@ -17,8 +17,8 @@ from stallscope.analysis.flame import (
     StackWeight,
     build_flame_tree,
     find_focus,
-    folded_lines,
 )
+from stallscope.analysis.folded_view import folded_stacks
 from stallscope.analysis.weighed_tree import Namer, WeighedTree, find, prune, weigh
 from stallscope.captures.service import require_captures, unit_of
 from stallscope.flame import callsite_trees, repository
@@ -195,8 +195,13 @@ def _flame_graph(
 
 def folded(session: Session, flt: SampleFilter, focus: list[str]) -> str:
     """The view as folded stacks, `comm;frame;... weight`, byte-compatible with stackcollapse-perf."""
-    view = resolve_view(session, flt, focus)
-    return "".join(f"{stack} {weight}\n" for stack, weight in folded_lines(view.node, focus))
+    captures = require_captures(session, flt.capture_ids)
+    flt, _ = _with_default_event(session, flt)
+    weighed = weighed_view(session, flt, captures)
+    lookup = catalog.lookup(session)
+    node = _focused(weighed, Namer(weighed.tree, lookup), focus)
+    lines = folded_stacks(weighed, node, focus, lookup)
+    return "".join(f"{stack} {weight}\n" for stack, weight in lines)
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,15 @@ from hypothesis import strategies as st
 from stallscope.analysis import callsite_diff
 from stallscope.analysis.callsites import CallsiteTree, Stacks, build, merge
 from stallscope.analysis.diff import diff_tree, top_functions
-from stallscope.analysis.flame import FrameInfo, StackWeight, build_flame_tree, find_focus, prune_tree
+from stallscope.analysis.flame import (
+    FrameInfo,
+    StackWeight,
+    build_flame_tree,
+    find_focus,
+    folded_lines,
+    prune_tree,
+)
+from stallscope.analysis.folded_view import folded_stacks
 from stallscope.analysis.weighed_tree import Namer, find, prune, weigh
 from stallscope.flame.callsite_store import extras_from_bytes, from_bytes, to_bytes
 
@@ -205,3 +213,40 @@ def test_diffs_match_the_name_trie(
         old.height,
         old.prune_threshold,
     )
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rows=rows_of(SAME_NAME), shown=st.data())
+def test_folded_stacks_match_the_object_tree(rows: list[Row], shown: st.DataObject) -> None:
+    """Lines merge where frames share a name (frame 1 and `SAME_NAME`), as the object walk merged them."""
+    stacks, stack_ids = stacks_of(rows)
+    tree = build(stacks)
+    selected = shown.draw(st.lists(st.sampled_from(rows), min_size=1, unique=True))
+    weights, samples = powers(len(selected)), np.ones(len(selected), dtype=np.int64)
+    weighed = weigh(tree, leaves_of(tree, selected, stack_ids), weights, samples)
+    objects = build_flame_tree(
+        [StackWeight(c, f, int(w), 1) for (c, f), w in zip(selected, weights, strict=True)], FRAMES
+    )
+    comm, frames = selected[0]
+    focuses = [[], [comm]]
+    if frames and frames[0] not in (1, SAME_NAME):  # a name two siblings share resolves either way
+        focuses.append([comm, _name(frames[0])])
+    focus = shown.draw(st.sampled_from(focuses))
+    old_node = find_focus(objects.root, focus)
+    node = find(weighed, Namer(tree, lookup), focus)
+    assert node is not None
+    assert old_node is not None
+    assert folded_stacks(weighed, node, focus, lookup) == folded_lines(old_node, focus)
+
+
+def test_folded_stacks_sort_bytewise_beyond_ascii() -> None:
+    """Code point order is not byte order for surrogate-escaped bytes (U+DCFF is byte 0xFF, after
+    U+E000's 0xEE): lines sort as their bytes, as stackcollapse sorts them."""
+    names = {1: FrameInfo("z", "user"), 2: FrameInfo("\ue000", "user"), 3: FrameInfo("\udcff", "user")}
+    rows = [("app", (1,)), ("app", (3,)), ("app", (2,)), ("app", (1, 2))]
+    stacks, stack_ids = stacks_of(rows)
+    tree = build(stacks)
+    ones = np.ones(len(rows), dtype=np.int64)
+    weighed = weigh(tree, leaves_of(tree, rows, stack_ids), powers(len(rows)), ones)
+    lines = folded_stacks(weighed, 0, [], lambda ids: {i: names[i] for i in ids})
+    assert lines == [("app;z", 1), ("app;z;\ue000", 8), ("app;\ue000", 4), ("app;\udcff", 2)]
