@@ -1,5 +1,5 @@
-"""A weighed call-site tree back as folded stacks (`comm;frame;... weight`), without building a tree
-of objects.
+"""A weighed call-site tree back as stacks: folded (`comm;frame;... weight`), or as paths of nodes for
+the profile exports, without building a tree of objects.
 
 The folded download of a view walked an object tree built for it: about 4 s on a 116,000-sample
 capture of deep stacks, for 43,000 lines. Here the stacks are the nodes where weight ends; their
@@ -11,10 +11,79 @@ stackcollapse-perf.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from dataclasses import dataclass
+
 import numpy as np
+from numpy.typing import NDArray
 
 from stallscope.analysis.callsites import PROCESS_LEVEL, Int32s, Int64s
 from stallscope.analysis.weighed_tree import SELF_VALUE, FrameLookup, WeighedTree
+
+PROCESS_KIND = "process"
+"""The kind a process node is labelled with (its name is the thread's comm, not code)."""
+
+
+@dataclass(frozen=True, slots=True)
+class StackPaths:
+    """The stacks of a subtree: the nodes where they end, and each one's path below the subtree's top."""
+
+    ends: Int64s
+    paths: Int64s
+    """Node ids, top side first, one path after another."""
+    bounds: list[tuple[int, int]]
+    """Where each end's path lies in `paths`."""
+
+    def __iter__(self) -> Iterator[tuple[int, int, int]]:
+        """(end node, start, stop) of each stack."""
+        for end, (start, stop) in zip(self.ends.tolist(), self.bounds, strict=True):
+            yield end, start, stop
+
+
+def stack_paths(weighed: WeighedTree, top: int, ending: NDArray[np.bool_]) -> StackPaths:
+    """The paths below `top` to every node of its subtree where `ending` holds (not `top` itself)."""
+    tree = weighed.tree
+    below = tree.subtree_runs(top)[1:]
+    if not below:
+        return StackPaths(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), [])
+    nodes = np.concatenate([np.arange(first, end) for first, end in below])
+    ends = nodes[ending[nodes]]
+    depths = np.searchsorted(tree.level_starts, ends, side="right") - 1 - tree.level_of(top)
+    paths, bounds = _paths(tree.parent, ends, depths)
+    return StackPaths(ends, paths, bounds)
+
+
+@dataclass(frozen=True, slots=True)
+class NodeLabels:
+    """Names and kinds of some nodes, each distinct node once (processes: kind `process`)."""
+
+    names: list[str]
+    kinds: list[str]
+    position: list[int]
+    """Per node asked about, its place in `names` and `kinds`."""
+
+
+def node_labels(weighed: WeighedTree, nodes: Int64s, lookup: FrameLookup) -> NodeLabels:
+    """Labels of `nodes` (processes from the tree, frames from the catalog, in one look-up)."""
+    tree = weighed.tree
+    used = np.zeros(tree.node_count, dtype=bool)
+    used[nodes] = True
+    distinct = np.flatnonzero(used)  # no sort of the paths: a mark per tree node
+    position = np.zeros(tree.node_count, dtype=np.int64)
+    position[distinct] = np.arange(len(distinct))
+    keys = tree.key[distinct].tolist()
+    is_process = (distinct < int(tree.level_starts[PROCESS_LEVEL + 1])).tolist()
+    frames = lookup({key for key, process in zip(keys, is_process, strict=True) if not process})
+    names, kinds = [], []
+    for key, process in zip(keys, is_process, strict=True):
+        if process:
+            names.append(tree.comms[key])
+            kinds.append(PROCESS_KIND)
+        else:
+            info = frames[key]
+            names.append(info.name)
+            kinds.append(info.kind)
+    return NodeLabels(names, kinds, position[nodes].tolist())
 
 
 def folded_stacks(
@@ -22,24 +91,17 @@ def folded_stacks(
 ) -> list[tuple[str, int]]:
     """The stacks of `top`'s subtree as `(folded path, self weight)`, paths starting with `prefix`
     (the names leading to `top`; empty for the root), sorted bytewise; equal paths merged."""
-    tree = weighed.tree
     self_values = weighed.columns[:, SELF_VALUE]
     weights: dict[str, int] = {}
     if prefix and self_values[top] > 0:
         weights[";".join(prefix)] = int(self_values[top])
-    below = tree.subtree_runs(top)[1:]
-    if below:
-        nodes = np.concatenate([np.arange(first, end) for first, end in below])
-        ends = nodes[self_values[nodes] > 0]
-        top_level = tree.level_of(top)
-        depths = np.searchsorted(tree.level_starts, ends, side="right") - 1 - top_level
-        paths, bounds = _paths(tree.parent, ends, depths)
-        texts, name_at = _names(weighed, paths, lookup)
-        name_of = texts.__getitem__
-        for (start, end), weight in zip(bounds, self_values[ends].tolist(), strict=True):
-            names = map(name_of, name_at[start:end])
-            line = ";".join([*prefix, *names]) if prefix else ";".join(names)
-            weights[line] = weights.get(line, 0) + weight
+    stacks = stack_paths(weighed, top, self_values > 0)
+    labels = node_labels(weighed, stacks.paths, lookup)
+    name_of, name_at = labels.names.__getitem__, labels.position
+    for end, start, stop in stacks:
+        names = map(name_of, name_at[start:stop])
+        line = ";".join([*prefix, *names]) if prefix else ";".join(names)
+        weights[line] = weights.get(line, 0) + int(self_values[end])
     if all(line.isascii() for line in weights):  # code point order is byte order: no encoding
         return sorted(weights.items())
     return sorted(weights.items(), key=lambda line: line[0].encode("utf-8", "surrogateescape"))
@@ -65,20 +127,3 @@ def _paths(parent: Int32s, ends: Int64s, depths: Int64s) -> tuple[Int64s, list[t
     for at, start, stop in zip(order.tolist(), starts.tolist(), stops.tolist(), strict=True):
         bounds[at] = (start, stop)
     return paths, bounds
-
-
-def _names(weighed: WeighedTree, nodes: Int64s, lookup: FrameLookup) -> tuple[list[str], list[int]]:
-    """The distinct names of `nodes` (processes from the tree, frames from the catalog, in one
-    look-up), and each node's position among them."""
-    tree = weighed.tree
-    used = np.zeros(tree.node_count, dtype=bool)
-    used[nodes] = True
-    distinct = np.flatnonzero(used)  # no sort of the paths: a mark per tree node
-    position = np.zeros(tree.node_count, dtype=np.int64)
-    position[distinct] = np.arange(len(distinct))
-    keys = tree.key[distinct].tolist()
-    is_process = (distinct < int(tree.level_starts[PROCESS_LEVEL + 1])).tolist()
-    frames = lookup({key for key, process in zip(keys, is_process, strict=True) if not process})
-    pairs = zip(keys, is_process, strict=True)
-    texts = [tree.comms[key] if process else frames[key].name for key, process in pairs]
-    return texts, position[nodes].tolist()

@@ -84,21 +84,14 @@ def _rollup_is_complete(session: Session, capture_ids: list[int]) -> bool:
     return int(marked) == len(wanted)
 
 
-def stack_weights(session: Session, flt: SampleFilter) -> list[tuple[str, int, int, int]]:
-    """(comm, stack_id, weight, samples) for every stack the filter selects."""
-    sql, params = _weights_query(session, flt)
-    _allow_hashing(session)
-    rows = session.execute(text(sql), params).all()
-    return [(comm, int(stack), int(weight), int(n)) for comm, stack, weight, n in rows]
-
-
 StackWeightColumns = tuple[list[str], list[int], list[int], list[int]]
-"""`stack_weights` as four columns: comms, stack ids, weights, samples."""
+"""Four columns, a row per stack the filter selects: comms, stack ids, weights, samples."""
 
 
 def stack_weight_columns(session: Session, flt: SampleFilter) -> StackWeightColumns:
-    """`stack_weights` as columns, aggregated into arrays by the server: one row to read, not
-    tens of thousands (converting the rows cost more than the query)."""
+    """(comm, stack_id, weight, samples) of every stack the filter selects, as columns aggregated
+    into arrays by the server: one row to read, not tens of thousands (converting the rows cost
+    more than the query)."""
     sql, params = _weights_query(session, flt)
     _allow_hashing(session)
     wrapped = (

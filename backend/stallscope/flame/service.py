@@ -11,15 +11,8 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from stallscope.analysis.flame import (
-    FlameNode,
-    FlameTree,
-    StackWeight,
-    build_flame_tree,
-    find_focus,
-)
 from stallscope.analysis.folded_view import folded_stacks
-from stallscope.analysis.weighed_tree import Namer, WeighedTree, find, prune, weigh
+from stallscope.analysis.weighed_tree import FrameLookup, Namer, WeighedTree, find, prune, weigh
 from stallscope.captures.service import require_captures, unit_of
 from stallscope.flame import callsite_trees, repository
 from stallscope.flame.answer_cache import AnswerCache
@@ -195,22 +188,20 @@ def _flame_graph(
 
 def folded(session: Session, flt: SampleFilter, focus: list[str]) -> str:
     """The view as folded stacks, `comm;frame;... weight`, byte-compatible with stackcollapse-perf."""
-    captures = require_captures(session, flt.capture_ids)
-    flt, _ = _with_default_event(session, flt)
-    weighed = weighed_view(session, flt, captures)
-    lookup = catalog.lookup(session)
-    node = _focused(weighed, Namer(weighed.tree, lookup), focus)
-    lines = folded_stacks(weighed, node, focus, lookup)
+    view = resolve_view(session, flt, focus)
+    lines = folded_stacks(view.weighed, view.node, focus, view.lookup)
     return "".join(f"{stack} {weight}\n" for stack, weight in lines)
 
 
 @dataclass(frozen=True, slots=True)
 class ResolvedView:
-    """A view's whole (unpruned) tree and focused node, its filter with the default event chosen,
+    """A view's weighed call-site tree and focused node, its filter with the default event chosen,
     its captures and its unit: what the folded, pprof and speedscope exports are made from."""
 
-    tree: FlameTree
-    node: FlameNode
+    weighed: WeighedTree
+    node: int
+    lookup: FrameLookup
+    """Frame names and kinds, for the session the view was resolved in."""
     flt: SampleFilter
     captures: list[Capture]
     unit: str
@@ -219,21 +210,11 @@ class ResolvedView:
 def resolve_view(session: Session, flt: SampleFilter, focus: list[str]) -> ResolvedView:
     captures = require_captures(session, flt.capture_ids)
     flt, _ = _with_default_event(session, flt)
-    tree = _object_tree(session, flt)
-    node = find_focus(tree.root, focus)
-    if node is None:
-        raise NotFound(f"the frame path {' > '.join(focus)} is not in this view")
+    weighed = weighed_view(session, flt, captures)
+    lookup = catalog.lookup(session)
+    node = _focused(weighed, Namer(weighed.tree, lookup), focus)
     unit = "us" if flt.source == "off-cpu" else unit_of(captures, flt.event)
-    return ResolvedView(tree, node, flt, captures, unit)
-
-
-def _object_tree(session: Session, flt: SampleFilter) -> FlameTree:
-    """The view's whole tree as objects, for the exports that walk every stack (nothing cached)."""
-    aggregated = repository.stack_weights(session, flt)
-    stacks = repository.stacks_by_id(session, {stack_id for _, stack_id, _, _ in aggregated})
-    frames = catalog.frames(session, {f for ids in stacks.values() for f in ids})
-    rows = [StackWeight(comm, stacks[stack_id], weight, n) for comm, stack_id, weight, n in aggregated]
-    return build_flame_tree(rows, frames)
+    return ResolvedView(weighed, node, lookup, flt, captures, unit)
 
 
 def facets(session: Session, flt: SampleFilter) -> FacetsOut:

@@ -24,8 +24,9 @@ from __future__ import annotations
 import gzip
 from dataclasses import dataclass
 
+from stallscope.analysis.folded_view import PROCESS_KIND
 from stallscope.interop.protobuf import bytes_field, uint_field, varint
-from stallscope.interop.view import PROCESS_KIND, ViewFrame, ViewProfile
+from stallscope.interop.view import ViewFrame, ViewProfile
 from stallscope.kit.units import epoch_ns
 
 GZIP_LEVEL = 6

@@ -1,7 +1,7 @@
 """Interop use cases: a flame-graph view as a profile other tools read, a timeline selection as a trace.
 
-The profile is made from the same merged tree the flame graph and the folded download are made
-from (`flame.service.resolve_view`), so all three carry the same stacks and the same total. The
+The profile is made from the same weighed call-site tree the flame graph and the folded download
+are made from (`flame.service.resolve_view`), so all three carry the same stacks and the same total. The
 trace reads stored events through the events repository and samples through ours, both in time
 order, and keeps the first `MAX_TRACE_EVENTS` of them together.
 """
@@ -20,7 +20,7 @@ from stallscope.flame.catalog import catalog
 from stallscope.flame.schemas import SampleFilter
 from stallscope.interop import repository
 from stallscope.interop.chrome_trace import SAMPLE, TraceRecord, chrome_trace
-from stallscope.interop.view import ViewProfile, ViewUnit, from_tree
+from stallscope.interop.view import ViewProfile, ViewUnit, from_weighed
 from stallscope.kit.errors import NotFound
 from stallscope.kit.units import utc_iso
 from stallscope.timeline import repository as timeline_repository
@@ -59,7 +59,7 @@ def flame_profile(session: Session, flt: SampleFilter, focus: list[str]) -> View
         filters.append("focus=" + ";".join(focus))
     comments = [f"Stallscope {__version__}", f"captures {ids}, {event}", *filters]
     return ViewProfile(
-        stacks=from_tree(view.tree.root, focus),
+        stacks=from_weighed(view.weighed, view.node, view.lookup),
         unit=_UNITS.get(view.unit, "samples"),
         event="off-cpu" if shown.source == "off-cpu" else event,
         name=f"Stallscope captures {ids}: {event}",

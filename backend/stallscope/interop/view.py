@@ -1,22 +1,24 @@
 """What the interop encoders read: a flame-graph view as weighted stacks, with its unit and span.
 
-Both ways a view exists come here: the server's merged tree (`from_tree`, which knows each frame's
-stored kind) and folded text (`from_folded`, where kinds come from the `_[k]`/`_[j]`/`_[i]`
-suffixes the reference collapsers add, and unannotated frames count as user code). Every stack
+Both ways a view exists come here: the server's weighed call-site tree (`from_weighed`, which knows
+each frame's stored kind) and folded text (`from_folded`, where kinds come from the
+`_[k]`/`_[j]`/`_[i]` suffixes the reference collapsers add, and unannotated frames count as user
+code). Every stack
 starts with its thread-name root frame, as in folded stacks and in our flame graphs.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal
 
-from stallscope.analysis.flame import FlameNode
+import numpy as np
 
-PROCESS_KIND = "process"
-"""The kind of a stack's root frame: the thread's name (comm), not code."""
+from stallscope.analysis.callsites import ROOT
+from stallscope.analysis.folded_view import PROCESS_KIND, node_labels, stack_paths
+from stallscope.analysis.weighed_tree import SELF_SAMPLES, SELF_VALUE, FrameLookup, WeighedTree
 
 ViewUnit = Literal["samples", "events", "ns", "us"]
 """What a view's weights count: samples, counted events (a period such as cycles), nanoseconds of
@@ -64,43 +66,39 @@ class ViewProfile:
         return sum(s.samples for s in self.stacks)
 
 
-def from_tree(root: FlameNode, focus: Sequence[str] = ()) -> list[ViewStack]:
-    """The stacks below the node `focus` names (from the tree's root), each with its full path.
+def from_weighed(weighed: WeighedTree, top: int, lookup: FrameLookup) -> list[ViewStack]:
+    """The stacks below `top` of a weighed call-site tree, each with its full path from the root.
 
-    A node's own weight (`self_value`) ends one stack: the tree's leaves and the frames that were
-    sampled themselves. The path is one list shared by the walk, copied only where a stack ends.
+    A node's own weight or samples end one stack: the leaves and the frames sampled themselves. Paths
+    are read for every stack at once (`analysis.folded_view`); one frame object per distinct kind
+    and name, as the encoders key on objects.
     """
-    path: list[ViewFrame] = []
-    node = root
-    for name in focus:
-        node = next(c for c in node.children.values() if c.name == name)
-        path.append(_frame(node, depth=len(path)))
-    stacks: list[ViewStack] = []
-    if path and (node.self_value or node.self_samples):
-        stacks.append(ViewStack(tuple(path), node.self_value, node.self_samples))
-    pending = [(child, len(path)) for child in node.children.values()]
-    # One object per distinct frame (encoders key on object ids), found by kind, then name.
-    frames: dict[str, dict[str, ViewFrame]] = {}
-    while pending:
-        child, above = pending.pop()
-        del path[above:]
-        kind = PROCESS_KIND if above == 0 else child.kind
-        named = frames.get(kind)
-        if named is None:
-            named = frames[kind] = {}
-        frame = named.get(child.name)
+    tree = weighed.tree
+    above = []
+    node = top
+    while node != ROOT:
+        above.append(node)
+        node = int(tree.parent[node])
+    above.reverse()
+    self_values, self_samples = weighed.columns[:, SELF_VALUE], weighed.columns[:, SELF_SAMPLES]
+    stacks = stack_paths(weighed, top, (self_values != 0) | (self_samples != 0))
+    labels = node_labels(weighed, np.concatenate((np.array(above, dtype=np.int64), stacks.paths)), lookup)
+    frames: dict[tuple[str, str], ViewFrame] = {}
+    shared = []
+    for name, kind in zip(labels.names, labels.kinds, strict=True):
+        frame = frames.get((kind, name))
         if frame is None:
-            frame = named[child.name] = ViewFrame(child.name, kind)
-        path.append(frame)
-        if child.self_value or child.self_samples:
-            stacks.append(ViewStack(tuple(path), child.self_value, child.self_samples))
-        below = above + 1
-        pending.extend([(grandchild, below) for grandchild in child.children.values()])
-    return stacks
-
-
-def _frame(node: FlameNode, depth: int) -> ViewFrame:
-    return ViewFrame(node.name, PROCESS_KIND if depth == 0 else node.kind)
+            frame = frames[(kind, name)] = ViewFrame(name, kind)
+        shared.append(frame)
+    frame_at = [shared[i] for i in labels.position]
+    path_above, frame_at = tuple(frame_at[: len(above)]), frame_at[len(above) :]
+    found: list[ViewStack] = []
+    if above and (self_values[top] or self_samples[top]):
+        found.append(ViewStack(path_above, int(self_values[top]), int(self_samples[top])))
+    for end, start, stop in stacks:
+        path = (*path_above, *frame_at[start:stop])
+        found.append(ViewStack(path, int(self_values[end]), int(self_samples[end])))
+    return found
 
 
 def from_folded(lines: Iterable[str]) -> list[ViewStack]:
