@@ -10,7 +10,16 @@ import { usePermissions } from '../auth/usePermissions';
 import { CaptureFindingsBadge } from '../findings/CaptureFindingsBadge';
 import { DeleteCaptureButton } from '../lifecycle/DeleteCaptureButton';
 import { EMPTY_NOTE, isReady, issueCount, sizeText, statusText } from './captureStatus';
-import { captureLinks, hasSamples, hasTimes, recordCountsTitle, recordSummary, STARTABLE_MODES, timeSpanText } from './captureView';
+import {
+  captureLinks,
+  hasSamples,
+  hasTimes,
+  recordCountsTitle,
+  recordSummary,
+  STARTABLE_MODES,
+  timeSpanText,
+  warningPlace,
+} from './captureView';
 import { ShiftForm } from './ShiftForm';
 import { StartForm } from './StartForm';
 
@@ -170,11 +179,15 @@ export function CaptureRow({ capture: c, selected, onSelect, onReparse, reparsin
             {c.truncated ? <p>The input ended mid-record (truncated file); the last partial record was dropped.</p> : null}
             {c.warnings.length > 0 ? (
               <ol className="warnings">
-                {c.warnings.map((w, i) => (
-                  <li key={i}>
-                    <span className="muted mono">line {w.line}</span> <span className="mono">{w.message}</span>
-                  </li>
-                ))}
+                {c.warnings.map((w, i) => {
+                  const place = warningPlace(w.line);
+                  return (
+                    <li key={i}>
+                      {place !== null ? <span className="muted mono">{place} </span> : null}
+                      <span className="mono">{w.message}</span>
+                    </li>
+                  );
+                })}
               </ol>
             ) : null}
             {c.clock.note ? <p className="muted small">Clock: {c.clock.note}</p> : null}

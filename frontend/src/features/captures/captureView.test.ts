@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Capture } from '../../api/types';
 import { base } from './captureFixture';
-import { captureLinks, groupByHost, recordSummary, timeSpanText } from './captureView';
+import { captureLinks, groupByHost, recordSummary, timeSpanText, warningPlace } from './captureView';
 
 const cap = (patch: Partial<Capture>): Capture => ({ ...base, sample_count: 0, ...patch });
 
@@ -73,5 +73,13 @@ describe('host groups', () => {
       ['web', [2, 4]],
       [null, [1]],
     ]);
+  });
+});
+
+describe('warning place', () => {
+  it('names the line a warning is about, and nothing for one about the whole capture', () => {
+    expect(warningPlace(89)).toBe('line 89');
+    expect(warningPlace(1204)).toBe('line 1,204');
+    expect(warningPlace(0)).toBeNull();
   });
 });

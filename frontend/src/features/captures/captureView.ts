@@ -11,6 +11,10 @@ const ALIGNED_MODES: readonly string[] = ['anchor', 'host-anchor', 'perf-tod', '
 
 export const isAligned = (c: Capture): boolean => ALIGNED_MODES.includes(c.clock.mode);
 
+/** Where a parse warning points: "line 1,204"; null for a warning about the whole capture (line 0),
+ *  such as a bound reached or events lost, which has no one line to name. */
+export const warningPlace = (line: number): string | null => (line > 0 ? `line ${formatCount(line)}` : null);
+
 /** The capture has a time range that a shift can move. */
 export const hasTimes = (c: Capture): boolean => c.time_start !== null && c.time_end !== null && c.clock.mode !== 'none';
 
