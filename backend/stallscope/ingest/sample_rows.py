@@ -37,8 +37,10 @@ NULL_FIELD = -1
 OPTIONAL = (("pid", ">i4", INT4), ("tid", ">i4", INT4), ("cpu", ">i2", INT2))
 """The columns a sample may lack, with their binary type and range."""
 
-_time, _pid, _tid, _cpu = attrgetter("time_ns"), attrgetter("pid"), attrgetter("tid"), attrgetter("cpu")
-_comm, _event, _weight = attrgetter("comm"), attrgetter("event"), attrgetter("weight")
+
+def column(batch: list[Sample], field: str) -> list[Any]:
+    """One field of every sample of a batch, read at C speed (the writers and the tally use it)."""
+    return list(map(attrgetter(field), batch))
 
 
 @dataclass(slots=True)
@@ -97,7 +99,7 @@ def pack_batch(
 ) -> PackedBatch:
     """The batch's rows as binary COPY, and its totals per (name pair, thread, stack)."""
     count = len(batch)
-    pair = np.array(names.numbers(list(map(_comm, batch)), list(map(_event, batch))), dtype=np.int64)
+    pair = np.array(names.numbers(column(batch, "comm"), column(batch, "event")), dtype=np.int64)
     stack = np.array(stack_ids, dtype=np.int64)
     columns = _columns(batch, to_epoch_us)
     if columns is None:  # past int64: the text rows say what the database makes of it
@@ -122,8 +124,8 @@ def _columns(batch: list[Sample], to_epoch_us: EpochMicros) -> dict[str, np.ndar
     """The batch's numbers as int64 columns, `missing` (bits of the `OPTIONAL` columns a sample
     lacks) and `fits` (whether binary COPY can carry the sample); None if a number is past int64."""
     count = len(batch)
-    times = _integers(list(map(_time, batch)))
-    weights = _integers(list(map(_weight, batch)))
+    times = _integers(column(batch, "time_ns"))
+    weights = _integers(column(batch, "weight"))
     if times is None or weights is None:
         return None
     ts = to_epoch_us.many(times) - POSTGRES_EPOCH_US
@@ -131,7 +133,7 @@ def _columns(batch: list[Sample], to_epoch_us: EpochMicros) -> dict[str, np.ndar
     missing = np.zeros(count, dtype=np.int64)
     columns = {"ts": ts, "weight": weights}
     for bit, (name, _, (low, high)) in enumerate(OPTIONAL):
-        values = list(map(attrgetter(name), batch))
+        values = column(batch, name)
         absent = np.array([value is None for value in values]) if None in values else np.zeros(count, bool)
         numbers = _integers(values)
         if numbers is None:
@@ -209,7 +211,12 @@ def _totals_one_by_one(batch: list[Sample], pair: np.ndarray, stack: np.ndarray)
     weights: list[int] = []
     samples: list[int] = []
     for pair_number, pid, tid, stack_id, weight in zip(
-        pair.tolist(), map(_pid, batch), map(_tid, batch), stack.tolist(), map(_weight, batch), strict=True
+        pair.tolist(),
+        column(batch, "pid"),
+        column(batch, "tid"),
+        stack.tolist(),
+        column(batch, "weight"),
+        strict=True,
     ):
         key = (pair_number, pid, tid, stack_id)
         index = first.get(key)

@@ -13,14 +13,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import partial
-from operator import attrgetter
 from typing import Any
 
 import psycopg
 
 from stallscope.ingest.clock import EPOCH, EpochMicros
 from stallscope.ingest.model import Sample
-from stallscope.ingest.sample_rows import COPY_SAMPLES_BINARY, NamePairs, Totals, pack_batch
+from stallscope.ingest.sample_rows import COPY_SAMPLES_BINARY, NamePairs, Totals, column, pack_batch
 from stallscope.ingest.stack_dictionary import COPY_TEXT_ESCAPES, StackDictionary, copy_text
 
 BATCH_SAMPLES = 20_000
@@ -69,8 +68,8 @@ class SampleTally:
         """Count a batch of samples a column at a time, at C speed: counting them one call a sample
         cost the parsing thread a second per million samples."""
         self.samples += len(batch)
-        events = list(map(_event, batch))
-        weights = list(map(_weight, batch))
+        events = column(batch, "event")
+        weights = column(batch, "weight")
         self.events.update(events)
         if len(kinds := set(events)) == 1:
             (event,) = kinds
@@ -82,19 +81,14 @@ class SampleTally:
                 self.event_weights[event] += weight
                 if sample.period is not None:
                     self.events_with_period.add(event)
-        self.threads.update(zip(map(_pid, batch), map(_tid, batch), strict=True))
-        times = [t for t in map(_time, batch) if t is not None]
+        self.threads.update(zip(column(batch, "pid"), column(batch, "tid"), strict=True))
+        times = [t for t in column(batch, "time_ns") if t is not None]
         if times:
             first, last = min(times), max(times)
             if self.first_ns is None or first < self.first_ns:
                 self.first_ns = first
             if self.last_ns is None or last > self.last_ns:
                 self.last_ns = last
-
-
-_event, _weight, _pid, _tid, _time = (
-    attrgetter(name) for name in ("event", "weight", "pid", "tid", "time_ns")
-)
 
 
 def _has_period(sample: Sample) -> bool:
