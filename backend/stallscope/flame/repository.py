@@ -281,11 +281,12 @@ def _facet_source(flt: SampleFilter) -> tuple[str, str, str, dict[str, Any]]:
 
 
 def _facet_rows(session: Session, flt: SampleFilter, columns: str) -> list[Any]:
-    """Sample counts grouped by `columns`, busiest first."""
+    """Sample counts grouped by `columns`, busiest first; equal counts in the columns' order, so the
+    list (and which ties the limit keeps) never depends on where the rows happen to lie."""
     table, counted, where, params = _facet_source(flt)
     sql = (
         f"SELECT {columns}, {counted} AS n FROM {table} WHERE {where} "
-        f"GROUP BY {columns} ORDER BY n DESC LIMIT {FACET_LIMIT}"
+        f"GROUP BY {columns} ORDER BY n DESC, {columns} LIMIT {FACET_LIMIT}"
     )
     return list(session.execute(text(sql), params))
 
