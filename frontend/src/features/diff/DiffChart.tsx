@@ -1,20 +1,20 @@
 /**
- * One side of a diff drawn by d3-flame-graph, coloured by change. Same set-up as the flame view's
- * chart (features/flame/FlameChart.tsx) and the same pure helpers (frames.ts: zoom views, stable
- * ids, the frame budget); what differs is the colour of each frame, the outline of frames only on
- * this side, and the tooltip. D3 touches the DOM here only.
+ * One side of a diff drawn by d3-flame-graph, coloured by change. The chart's life and layout are
+ * the flame view's (features/flame/useFlameGraph.ts: zoom views, stable ids, the frame budget);
+ * what differs is the colour of each frame, the outline of frames only on this side, and the
+ * tooltip.
  */
 import { select } from 'd3';
-import type { FlameFrame, FlameGraph, FlameTooltip } from 'd3-flame-graph';
+import type { FlameFrame, FlameTooltip } from 'd3-flame-graph';
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { literalMatcher } from '../../shared/regex';
 import { afterNextPaint, measure } from '../../shared/timing';
-import { frameHierarchy, FrameIds, minFrameWidth, sourceNode, zoomView, type ChartNode } from '../flame/frames';
+import { sourceNode, type ChartNode } from '../flame/frames';
 import { HIGHLIGHT_COLOR } from '../flame/palette';
 import { createTooltip } from '../flame/tooltip';
-import { newFlameGraph, PLACEHOLDER, showRoot, useChartWidth, zoomOnClick } from '../flame/chartKit';
-import { settleFrameWidths } from '../flame/settleFrames';
+import { showRoot, useChartWidth } from '../flame/chartKit';
 import { pathKey } from '../flame/tree';
+import { drawFlame, needsLayout, useFlameGraph, type FlameHandle } from '../flame/useFlameGraph';
 import type { DiffNode } from './api';
 import { diffColor, OUTLINE, outlined } from './colors';
 import { diffTooltip, isDiffNode, type DiffTotals } from './view';
@@ -34,19 +34,8 @@ export interface DiffChartProps {
   label: string;
 }
 
-/** Frames in the DOM at most, as in the flame view. */
-const FRAME_BUDGET = 2500;
-
-interface Handle {
-  chart: FlameGraph<ChartNode>;
-  tooltip: FlameTooltip<ChartNode>;
-  el: HTMLDivElement;
-  ids: FrameIds;
-  started: boolean;
-  tree: DiffNode | null;
-  zoomKey: string;
-  view: ChartNode;
-  width: number;
+interface Handle extends FlameHandle<DiffNode> {
+  /** The side, largest change and search the frames were painted for. */
   paint: string;
   matches: (name: string) => boolean;
   side: 'a' | 'b';
@@ -88,7 +77,6 @@ function createDiffTooltip(totals: () => DiffTotals): FlameTooltip<ChartNode> {
 export function DiffChart({ tree, side, largest, totals, search, zoom, onZoom, onSettled, label }: DiffChartProps) {
   const wrapRef = useRef<HTMLDivElement>(null);
   const chartRef = useRef<HTMLDivElement>(null);
-  const handleRef = useRef<Handle | null>(null);
   const latest = useRef({ onZoom, onSettled, totals });
   const width = useChartWidth(wrapRef);
 
@@ -96,43 +84,19 @@ export function DiffChart({ tree, side, largest, totals, search, zoom, onZoom, o
     latest.current = { onZoom, onSettled, totals };
   });
 
-  useEffect(() => {
-    const el = chartRef.current;
-    if (!el) return;
-    const tooltip = createDiffTooltip(() => latest.current.totals);
-    const chart = newFlameGraph(tooltip);
-    const handle: Handle = {
-      chart,
-      tooltip,
-      el,
-      ids: new FrameIds(),
-      started: false,
-      tree: null,
-      zoomKey: pathKey([]),
-      view: PLACEHOLDER,
-      width: 0,
-      paint: '',
-      matches: () => false,
-      side: 'b',
-      largest: 0,
-    };
-    chart.setColorMapper((d) => fill(handle, d));
-    const stopZooms = zoomOnClick(el, tooltip, (path) => latest.current.onZoom(path));
-    handleRef.current = handle;
-    return () => {
-      stopZooms();
-      chart.destroy();
-      select(el).datum(null);
-      handleRef.current = null;
-    };
-  }, []);
+  const handleRef = useFlameGraph<DiffNode, Handle>(chartRef, {
+    tooltip: () => createDiffTooltip(() => latest.current.totals),
+    extend: (base): Handle => ({ ...base, paint: '', matches: () => false, side: 'b', largest: 0 }),
+    fill,
+    onZoom: (path) => latest.current.onZoom(path),
+  });
 
   const zoomKey = pathKey(zoom);
   useEffect(() => {
     const h = handleRef.current;
     if (!h || width <= 0) return;
     const start = performance.now();
-    const relayout = !h.started || h.tree !== tree || h.zoomKey !== zoomKey;
+    const relayout = needsLayout(h, tree, zoomKey);
     const resize = h.width !== width;
     const paint = `${side}|${largest}|${search}`;
     let drawn = true;
@@ -140,22 +104,7 @@ export function DiffChart({ tree, side, largest, totals, search, zoom, onZoom, o
     h.largest = largest;
     h.matches = literalMatcher(search);
     if (relayout || resize) {
-      h.chart.width(width);
-      h.width = width;
-      if (relayout) {
-        if (!h.started) {
-          select(h.el).datum(PLACEHOLDER).call(h.chart);
-          h.started = true;
-        }
-        h.tree = tree;
-        h.zoomKey = zoomKey;
-        if (h.ids.size > 1_000_000) h.ids = new FrameIds();
-        h.view = zoomView(tree, JSON.parse(zoomKey) as string[]);
-        select(h.el).datum(frameHierarchy(h.view, h.ids));
-        h.tooltip.hide();
-      }
-      h.chart.minFrameSize(minFrameWidth(h.view, width, FRAME_BUDGET)).update();
-      settleFrameWidths(h.el);
+      drawFlame(h, tree, zoomKey, width);
       paintFrames(h);
     } else if (h.paint !== paint) paintFrames(h);
     else drawn = false;
@@ -170,7 +119,7 @@ export function DiffChart({ tree, side, largest, totals, search, zoom, onZoom, o
       cancelAnimationFrame(scrolling);
       cancel();
     };
-  }, [tree, width, search, zoomKey, side, largest]);
+  }, [handleRef, tree, width, search, zoomKey, side, largest]);
 
   return (
     <div ref={wrapRef} className="flame-chart diff-chart">

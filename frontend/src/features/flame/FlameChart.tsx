@@ -1,22 +1,23 @@
 /**
- * The only place d3 touches the DOM. Owns one d3-flame-graph instance: created on mount, fed with
- * `chart.update`, destroyed on unmount. Props are the view; clicks report the zoomed path upward.
+ * The flame view's chart. Its d3-flame-graph instance lives in useFlameGraph (shared with the diff's
+ * chart); this component decides what to redraw. Props are the view; clicks report the zoomed path
+ * upward.
  *
  * Each change is one draw: the view tree for the zoom (frames.ts) is laid out and drawn once, the
  * search only recolours. d3-flame-graph's own zoom and search are not used (see frames.ts).
  */
 import { select } from 'd3';
-import type { FlameFrame, FlameGraph, FlameTooltip } from 'd3-flame-graph';
+import type { FlameFrame } from 'd3-flame-graph';
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import type { FlameNode } from '../../api/types';
 import { literalMatcher } from '../../shared/regex';
 import { afterNextPaint, measure } from '../../shared/timing';
-import { frameHierarchy, FrameIds, minFrameWidth, zoomView, type ChartNode } from './frames';
+import { showRoot, useChartWidth } from './chartKit';
+import type { ChartNode } from './frames';
 import { frameColor } from './palette';
 import { createFlameTooltip } from './tooltip';
-import { newFlameGraph, PLACEHOLDER, showRoot, useChartWidth, zoomOnClick } from './chartKit';
-import { settleFrameWidths } from './settleFrames';
 import { pathKey } from './tree';
+import { drawFlame, needsLayout, useFlameGraph, type FlameHandle } from './useFlameGraph';
 
 export interface FlameChartProps {
   tree: FlameNode;
@@ -30,28 +31,10 @@ export interface FlameChartProps {
   onSettled?: (at: number) => void;
 }
 
-
 /** How long a new layout waits for loading detail before drawing without it (see the draw effect). */
 const WAIT_FOR_DETAIL_MS = 150;
 
-const MAX_FRAME_IDS = 1_000_000;
-
-/** Frames in the DOM at most (see minFrameWidth); about 2k make a full-width view of a big profile. */
-const FRAME_BUDGET = 2500;
-
-/** d3-flame-graph must be started with `chart(selection)`, which lays out its datum; this one is empty. */
-
-interface ChartHandle {
-  chart: FlameGraph<ChartNode>;
-  tooltip: FlameTooltip<ChartNode>;
-  el: HTMLDivElement;
-  ids: FrameIds;
-  started: boolean;
-  /** What is drawn now. */
-  tree: FlameNode | null;
-  view: ChartNode;
-  zoomKey: string;
-  width: number;
+interface ChartHandle extends FlameHandle<FlameNode> {
   search: string;
   matches: (name: string) => boolean;
 }
@@ -71,9 +54,6 @@ function recolor(h: ChartHandle): void {
     .attr('fill', (d) => frameFill(h, d));
 }
 
-const needsLayout = (h: ChartHandle, tree: FlameNode, zoomKey: string): boolean =>
-  !h.started || h.tree !== tree || h.zoomKey !== zoomKey;
-
 /**
  * Draw what changed: a new tree or zoom is laid out again (`layout`), a new width redrawn (`size`),
  * a new search only recoloured (`colours`).
@@ -89,30 +69,13 @@ function sync(h: ChartHandle, tree: FlameNode, zoomKey: string, width: number, s
       return 'colours';
     }
   } else if (!relayout && !resize) return 'none';
-  h.chart.width(width);
-  h.width = width;
-  if (relayout) {
-    if (!h.started) {
-      select(h.el).datum(PLACEHOLDER).call(h.chart);
-      h.started = true;
-    }
-    h.tree = tree;
-    h.zoomKey = zoomKey;
-    // Ids only serve to reuse elements; a fresh set after very many distinct frames bounds memory.
-    if (h.ids.size > MAX_FRAME_IDS) h.ids = new FrameIds();
-    h.view = zoomView(tree, JSON.parse(zoomKey) as string[]);
-    select(h.el).datum(frameHierarchy(h.view, h.ids));
-    h.tooltip.hide();
-  }
-  h.chart.minFrameSize(minFrameWidth(h.view, width, FRAME_BUDGET)).update();
-  settleFrameWidths(h.el);
+  drawFlame(h, tree, zoomKey, width);
   return relayout ? 'layout' : 'size';
 }
 
 export function FlameChart({ tree, unit, search, zoom, loading, onZoom, onSettled }: FlameChartProps) {
   const wrapRef = useRef<HTMLDivElement>(null);
   const chartRef = useRef<HTMLDivElement>(null);
-  const handleRef = useRef<ChartHandle | null>(null);
   const latest = useRef({ onZoom, onSettled, unit });
   const width = useChartWidth(wrapRef);
 
@@ -120,36 +83,12 @@ export function FlameChart({ tree, unit, search, zoom, loading, onZoom, onSettle
     latest.current = { onZoom, onSettled, unit };
   });
 
-  // Create and destroy the chart with the component.
-  useEffect(() => {
-    const el = chartRef.current;
-    if (!el) return;
-    const tooltip = createFlameTooltip(() => latest.current.unit);
-    const chart = newFlameGraph(tooltip);
-    const handle: ChartHandle = {
-      chart,
-      tooltip,
-      el,
-      ids: new FrameIds(),
-      started: false,
-      tree: null,
-      view: PLACEHOLDER,
-      zoomKey: pathKey([]),
-      width: 0,
-      search: '',
-      matches: () => false,
-    };
-    // Colours are computed for drawn frames only (a few thousand), so a search walks no tree here.
-    chart.setColorMapper((d) => frameFill(handle, d));
-    const stopZooms = zoomOnClick(el, tooltip, (path) => latest.current.onZoom(path));
-    handleRef.current = handle;
-    return () => {
-      stopZooms();
-      chart.destroy();
-      select(el).datum(null);
-      handleRef.current = null;
-    };
-  }, []);
+  const handleRef = useFlameGraph(chartRef, {
+    tooltip: () => createFlameTooltip(() => latest.current.unit),
+    extend: (base): ChartHandle => ({ ...base, search: '', matches: () => false }),
+    fill: frameFill,
+    onZoom: (path) => latest.current.onZoom(path),
+  });
 
   // Bring the chart in line with the props: at most one draw, and only if something drawn changed.
   const zoomKey = pathKey(zoom);
@@ -178,7 +117,7 @@ export function FlameChart({ tree, unit, search, zoom, loading, onZoom, onSettle
       cancelAnimationFrame(scrolling);
       cancelSettle();
     };
-  }, [tree, width, search, zoomKey, loading]);
+  }, [handleRef, tree, width, search, zoomKey, loading]);
 
   return (
     <div ref={wrapRef} className="flame-chart">
