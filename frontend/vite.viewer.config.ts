@@ -27,6 +27,8 @@ function singleFileViewer(): Plugin {
       };
       const { html, inlined } = inlineBuiltFiles(String(page.source), files);
       if (html.split(PLACEHOLDER).length !== 2) throw new Error('the viewer page must hold the bundle placeholder exactly once');
+      // An undefined preload marker throws the first time a lazily imported page is opened.
+      if (html.includes('__VITE_PRELOAD__')) throw new Error('the viewer still refers to __VITE_PRELOAD__ (see define)');
       for (const name of [...inlined, 'viewer.html']) Reflect.deleteProperty(bundle, name);
       const left = Object.keys(bundle);
       if (left.length > 0) throw new Error(`the viewer must be one file, but the build also made: ${left.join(', ')}`);
@@ -40,6 +42,9 @@ export default defineConfig({
   base: './',
   // public/ holds the console's favicon; the viewer refers to nothing outside its file.
   publicDir: false,
+  // The console's routes import each page on first use; here those imports are inlined into the one
+  // file, and Vite leaves its module-preload list marker undefined when there is nothing to preload.
+  define: { __VITE_PRELOAD__: 'void 0' },
   build: {
     outDir: 'dist/viewer',
     emptyOutDir: true,

@@ -1,17 +1,12 @@
 import { createBrowserRouter } from 'react-router';
-import { TokensPage } from '../features/tokens/TokensPage';
 import { IncidentListPage } from '../features/incidents/IncidentListPage';
-import { AuditPage } from '../features/admin/AuditPage';
-import { PeoplePage } from '../features/admin/PeoplePage';
 import { RequireAdmin } from '../features/admin/RequireAdmin';
-import { RetentionPage } from '../features/lifecycle/RetentionPage';
-import { TrashPage } from '../features/lifecycle/TrashPage';
-import { AccountPage } from '../features/auth/AccountPage';
 import { AuthGate } from '../features/auth/AuthGate';
 import { LoginPage } from '../features/auth/LoginPage';
 import { ShortLinkPage } from '../features/auth/ShortLinkPage';
 import { GuestEndedPage, GuestLinkPage } from '../features/guests/GuestLinkPage';
 import { Layout } from './Layout';
+import { lazyPage } from './lazyPage';
 import { VIEW_ROUTES } from './viewRoutes';
 import { NotFound } from './NotFound';
 
@@ -29,17 +24,17 @@ export const router = createBrowserRouter([
           { index: true, element: <IncidentListPage /> },
           { path: 'incidents', element: <IncidentListPage /> },
           ...VIEW_ROUTES,
-          { path: 'tokens', element: <TokensPage /> },
-          { path: 'account', element: <AccountPage /> },
+          { path: 'tokens', lazy: lazyPage(() => import('../features/tokens/TokensPage'), (m) => m.TokensPage) },
+          { path: 'account', lazy: lazyPage(() => import('../features/auth/AccountPage'), (m) => m.AccountPage) },
           { path: 's/:id', element: <ShortLinkPage /> },
           {
             path: 'admin',
             element: <RequireAdmin />,
             children: [
-              { path: 'people', element: <PeoplePage /> },
-              { path: 'audit', element: <AuditPage /> },
-              { path: 'trash', element: <TrashPage /> },
-              { path: 'retention', element: <RetentionPage /> },
+              { path: 'people', lazy: lazyPage(() => import('../features/admin/PeoplePage'), (m) => m.PeoplePage) },
+              { path: 'audit', lazy: lazyPage(() => import('../features/admin/AuditPage'), (m) => m.AuditPage) },
+              { path: 'trash', lazy: lazyPage(() => import('../features/lifecycle/TrashPage'), (m) => m.TrashPage) },
+              { path: 'retention', lazy: lazyPage(() => import('../features/lifecycle/RetentionPage'), (m) => m.RetentionPage) },
             ],
           },
           { path: '*', element: <NotFound /> },
