@@ -83,6 +83,7 @@ def _fsync_dir(directory: str) -> None:
 
 
 def unlink_quietly(path: str) -> None:
+    """Remove a file that may already be gone."""
     with contextlib.suppress(OSError):
         os.unlink(path)
 
@@ -112,6 +113,7 @@ def existing_parent(path: str) -> str:
 
 
 def size_or_zero(path: str) -> int:
+    """A file's size, or 0 while it does not exist (yet, or any more)."""
     try:
         return os.path.getsize(path)
     except OSError:

@@ -125,6 +125,7 @@ def parse_ctx_switches(text: str) -> tuple[int, int]:
 
 
 def list_tids(pid: int) -> list[int]:
+    """A process's thread ids, sorted; none once it has exited."""
     try:
         return sorted(int(x) for x in os.listdir(f"/proc/{pid}/task"))
     except (OSError, ValueError):
@@ -132,4 +133,5 @@ def list_tids(pid: int) -> list[int]:
 
 
 def list_pids() -> list[int]:
+    """Every process id on the host (`--all`)."""
     return [int(x) for x in os.listdir("/proc") if x.isdigit()]

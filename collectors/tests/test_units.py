@@ -1,4 +1,5 @@
-"""The collector's pure parts: /proc parsers, filters, permissions, redaction, metrics lines, URLs."""
+"""The collector's pure parts, imported from the package's modules: /proc parsers, filters, permissions,
+redaction, metrics lines, URLs."""
 
 from __future__ import annotations
 

@@ -24,6 +24,8 @@ from stallscope_collect.upload.spool import Spool, SpoolEntry
 
 @dataclass
 class Output:
+    """One file of a record to upload, with what its upload says about it."""
+
     path: str
     kind: str
     clock: dict[str, Any] | None
@@ -32,6 +34,7 @@ class Output:
 
 
 def write_commands(outdir: str, plan: Plan, args: argparse.Namespace, started: float) -> None:
+    """`commands.txt`: every command the record ran (probes included) exactly as run, secrets and all."""
     lines = [
         f"# {COLLECTOR}, record started {time.strftime('%Y-%m-%d %H:%M:%S', time.gmtime(started))} UTC",
         "# collector: " + shlex.join([program_name(), *sys.argv[1:]]),
@@ -59,6 +62,7 @@ def upload_outputs(
     spool: Spool,
     perf: Perf | None,
 ) -> int:
+    """Spool and send a record's outputs, then what earlier runs left in the spool; the exit status."""
     if not outputs:
         console.warn("nothing to upload")
         return EXIT_ERROR

@@ -35,6 +35,7 @@ def run_record(
     plan: Plan,
     spool: Spool,
 ) -> int:
+    """Record as planned, gather the outputs and upload them (or say how to); the exit status."""
     outputs: list[Output] = []
     warnings: list[str] = []
     anchors = [clock_anchor()]

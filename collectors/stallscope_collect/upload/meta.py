@@ -13,6 +13,8 @@ from stallscope_collect.redaction import redact_value
 def capture_meta(
     kind: str, commands: list[list[str]], pids: Sequence[int], perf: Perf | None, warnings: Sequence[str]
 ) -> dict[str, Any]:
+    """The `meta` query parameter: the collector's version, the commands (secrets masked), the
+    targets, perf's version and the warnings."""
     meta: dict[str, Any] = {
         "collector": COLLECTOR,
         # Exactly as run, but secrets masked (a --metrics-cmd may carry a password or a header);

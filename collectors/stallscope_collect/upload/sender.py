@@ -116,6 +116,7 @@ def resolve_token(token_file: str | None, console: Console) -> str | None:
 
 
 def upload_settings(args: argparse.Namespace, console: Console) -> UploadSettings:
+    """The settings the upload flags give, shared by `record`, `upload` and `flush`."""
     return UploadSettings(
         token=resolve_token(args.token_file, console),
         retries=args.retries,
