@@ -38,7 +38,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-COLLECTOR = Path(__file__).resolve().parent / "stallscope_collect.py"
+import build_zipapp
 
 WORKLOAD_C = r"""
 #define _GNU_SOURCE
@@ -218,11 +218,13 @@ def baseline(binary: Path, scenario: Scenario, seconds: float) -> Rates:
     return run.rates(start + 1.0, start + 1.0 + seconds)
 
 
-def traced(binary: Path, scenario: Scenario, seconds: float, outdir: Path, extra: list[str]) -> Rates:
+def traced(
+    collector_pyz: Path, binary: Path, scenario: Scenario, seconds: float, outdir: Path, extra: list[str]
+) -> Rates:
     # Long enough to cover the collector's probes before perf starts, and the whole recording.
     run = Run(binary, scenario, seconds + 15)
     time.sleep(1.0)
-    cmd = [sys.executable, str(COLLECTOR), "record", "--pid", str(run.proc.pid)]
+    cmd = [sys.executable, str(collector_pyz), "record", "--pid", str(run.proc.pid)]
     cmd += ["--duration", str(seconds + 1.5)]
     collector = subprocess.Popen(
         [*cmd, "--output", str(outdir), *extra], stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True
@@ -276,6 +278,8 @@ def main() -> None:
     extra = args.collect_args.split()
     with tempfile.TemporaryDirectory(prefix="stallscope-bench-") as tmp:
         binary = build_workload(Path(tmp))
+        # The collector as it is handed out: the zipapp, built from the package by its build script.
+        collector_pyz = build_zipapp.build(Path(tmp) / "stallscope-collect.pyz")
         print(
             f"{os.cpu_count()} CPUs; {args.rounds} rounds of {args.seconds:g} s; collector flags: "
             f"record --pid PID {' '.join(extra) or '(defaults: cpu + offcpu + proc sampler + snapshot)'}"
@@ -287,7 +291,7 @@ def main() -> None:
             for round_no in range(args.rounds):
                 base = baseline(binary, scenario, seconds)
                 outdir = Path(tmp) / f"{name}-{round_no}"
-                run = traced(binary, scenario, seconds, outdir, [*scenario.flags, *extra])
+                run = traced(collector_pyz, binary, scenario, seconds, outdir, [*scenario.flags, *extra])
                 per_cpu.append(100.0 * (1 - run.per_cpu_second / base.per_cpu_second))
                 per_second.append(100.0 * (1 - run.per_second / base.per_second))
                 collector_cpu.append(100.0 * run.collector_cpu)

@@ -1,11 +1,17 @@
-"""Shared fixtures: run the collector as a program, a workload process, a stub upload endpoint."""
+"""Shared fixtures: the collector as it is handed out, run as a program; a workload process; a stub
+upload endpoint."""
 
 from __future__ import annotations
 
+import atexit
+import functools
+import glob
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.parse
@@ -15,9 +21,47 @@ from typing import Any, Iterator, Sequence
 
 import pytest
 
+import build_zipapp
+
 HERE = Path(__file__).resolve().parent
-COLLECTOR = HERE.parent / "stallscope_collect.py"
 WORKLOAD = HERE / "workload.py"
+
+
+@functools.lru_cache(maxsize=None)
+def zipapp() -> Path:
+    """The one file users copy, built by the build script from the package, once per test run.
+
+    Its directory is readable by everyone: some tests run it as an unprivileged user.
+    """
+    directory = tempfile.mkdtemp(prefix="stallscope-collect-tests-")
+    atexit.register(shutil.rmtree, directory, True)
+    os.chmod(directory, 0o755)
+    return build_zipapp.build(Path(directory) / "stallscope-collect.pyz")
+
+
+def find_python(major: int, minor: int, env_var: str = "") -> str | None:
+    """An interpreter of exactly this version: $env_var, pythonX.Y on PATH, or a pyenv install."""
+    name = f"python{major}.{minor}"
+    candidates = [os.environ.get(env_var, "") if env_var else "", name]
+    candidates += sorted(glob.glob(os.path.expanduser(f"~/.pyenv/versions/{major}.{minor}*/bin/{name}")))
+    for candidate in candidates:
+        path = shutil.which(candidate) if candidate else None
+        if not path:
+            continue
+        probe = subprocess.run(
+            [path, "-c", "import sys; print(sys.version_info[:2])"],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if probe.returncode == 0 and probe.stdout.strip() == f"({major}, {minor})":
+            return path
+    return None
+
+
+def python38() -> str | None:
+    """The oldest Python the collector supports: $COLLECTOR_TEST_PYTHON, python3.8 or pyenv's."""
+    return find_python(3, 8, "COLLECTOR_TEST_PYTHON")
 
 
 def run_collect(
@@ -26,11 +70,11 @@ def run_collect(
     timeout: float = 180,
     python: str = sys.executable,
 ) -> subprocess.CompletedProcess[str]:
-    """Run the collector the way a user would: `python3 stallscope_collect.py ARGS`."""
+    """Run the collector the way a user would: `python3 stallscope-collect.pyz ARGS`."""
     full_env = {k: v for k, v in os.environ.items() if not k.startswith("STALLSCOPE_")}
     full_env.update(env or {})
     return subprocess.run(
-        [python, str(COLLECTOR), *args],
+        [python, str(zipapp()), *args],
         capture_output=True,
         text=True,
         timeout=timeout,

@@ -2,36 +2,23 @@
 
 from __future__ import annotations
 
-import glob
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from .conftest import COLLECTOR, run_collect
+from stallscope_collect.budget import (
+    OFFCPU_DEFAULT_BUDGET,
+    OFFCPU_EVENT_COST_S,
+    OFFCPU_EVENTS_PER_SWITCH,
+    measure_rates,
+)
+from stallscope_collect.perf.tool import find_perf
 
-
-def python38() -> str | None:
-    """A Python 3.8 interpreter: $COLLECTOR_TEST_PYTHON, python3.8 on PATH, or a pyenv install."""
-    candidates = [os.environ.get("COLLECTOR_TEST_PYTHON", ""), "python3.8"]
-    candidates += sorted(glob.glob(os.path.expanduser("~/.pyenv/versions/3.8*/bin/python3.8")))
-    for candidate in candidates:
-        path = shutil.which(candidate) if candidate else None
-        if not path:
-            continue
-        probe = subprocess.run(
-            [path, "-c", "import sys; print(sys.version_info[:2])"],
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        if probe.returncode == 0 and probe.stdout.strip() == "(3, 8)":
-            return path
-    return None
+from .conftest import python38, run_collect, zipapp
 
 
 @pytest.mark.parametrize("command", ["record", "upload", "flush"])
@@ -127,9 +114,7 @@ def test_missing_perf_is_explained(tmp_path: Path) -> None:
 
 
 def test_dry_run_prints_commands_and_records_nothing(tmp_path: Path) -> None:
-    import stallscope_collect as sc
-
-    perf, why = sc.find_perf()
+    perf, why = find_perf()
     if perf is None:
         pytest.skip(why)
     out = tmp_path / "o"
@@ -147,7 +132,7 @@ def test_runs_on_python_38(tmp_path: Path) -> None:
     if python is None:
         pytest.skip("no Python 3.8 interpreter found (set COLLECTOR_TEST_PYTHON)")
     result = subprocess.run(
-        [python, "-W", "error", "-X", "dev", str(COLLECTOR), "record", "--help"],
+        [python, "-W", "error", "-X", "dev", str(zipapp()), "record", "--help"],
         capture_output=True,
         text=True,
         check=False,
@@ -193,17 +178,15 @@ time.sleep(60)
 
 
 def test_offcpu_is_left_out_by_default_when_switches_are_too_frequent(tmp_path: Path) -> None:
-    import stallscope_collect as sc
-
-    perf, why = sc.find_perf()
+    perf, why = find_perf()
     if perf is None:
         pytest.skip(why)
     busy = subprocess.Popen([sys.executable, "-c", PING_PONG], stdout=subprocess.PIPE, text=True)
     try:
         assert busy.stdout is not None
         busy.stdout.readline()
-        rate = sc.measure_rates([busy.pid]).ctx_per_s
-        if rate * sc.OFFCPU_EVENTS_PER_SWITCH * sc.OFFCPU_EVENT_COST_S <= sc.OFFCPU_DEFAULT_BUDGET:
+        rate = measure_rates([busy.pid]).ctx_per_s
+        if rate * OFFCPU_EVENTS_PER_SWITCH * OFFCPU_EVENT_COST_S <= OFFCPU_DEFAULT_BUDGET:
             pytest.skip(f"the ping-pong only reached {rate:,.0f} switches/s here")
         base = [
             "record",

@@ -15,7 +15,9 @@ from typing import Any
 
 import pytest
 
-import stallscope_collect as sc
+from stallscope_collect.perf.modes import PERF_MODES
+from stallscope_collect.perf.permissions import perf_privileged, permission_problems, read_paranoid
+from stallscope_collect.perf.tool import find_perf, perf_prints_tod
 
 from .conftest import Workload, run_collect
 
@@ -24,14 +26,14 @@ HEADER_TIME = re.compile(r"\s(\d+\.\d{6}):\s")
 
 
 def perf_or_skip() -> None:
-    perf, why = sc.find_perf()
+    perf, why = find_perf()
     if perf is None:
         pytest.skip(why)
 
 
 def allowed_modes(system_wide: bool) -> tuple[list[str], dict[str, str]]:
-    refused, _ = sc.permission_problems(sc.PERF_MODES, system_wide, sc.read_paranoid(), sc.perf_privileged())
-    return [m for m in sc.PERF_MODES if m not in refused], refused
+    refused, _ = permission_problems(PERF_MODES, system_wide, read_paranoid(), perf_privileged())
+    return [m for m in PERF_MODES if m not in refused], refused
 
 
 class Capture:
@@ -161,8 +163,8 @@ def test_perf_times_are_on_the_anchored_monotonic_clock(pid_capture: Capture) ->
 def test_perf_text_carries_its_wall_clock_column_that_agrees_with_the_anchors(pid_capture: Capture) -> None:
     pid_capture.need("cpu")
     clock = json.loads(pid_capture.text("clock.json"))
-    perf, _ = sc.find_perf()
-    if clock["perf_clock"] != "monotonic" or perf is None or not sc.perf_prints_tod(perf.version):
+    perf, _ = find_perf()
+    if clock["perf_clock"] != "monotonic" or perf is None or not perf_prints_tod(perf.version):
         pytest.skip("perf here records without -k CLOCK_MONOTONIC or has no tod field (perf < 5.11)")
     header = next(h for h, _ in perf_samples(pid_capture.text("cpu.perf.txt")) if HEADER_TIME.search(h))
     tod = TOD.search(header)

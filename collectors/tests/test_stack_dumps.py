@@ -12,7 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import COLLECTOR, Workload, run_collect
+from stallscope_collect.stacks import stacks_unreadable
+
+from .conftest import Workload, run_collect, zipapp
 
 HEADER = re.compile(r"# ts_us=(\d{16}) pid=(\d+) tid=(\d+) state=([A-Za-z]) comm=(.+)")
 FRAME = re.compile(r"\[<[0-9a-f]+>\] \S+")
@@ -33,9 +35,7 @@ def dumps(text: str) -> list[tuple[tuple[str, ...], list[str]]]:
 
 
 def test_every_thread_of_the_target_is_dumped_with_its_state(tmp_path: Path, workload: Workload) -> None:
-    import stallscope_collect as sc
-
-    why = sc.stacks_unreadable()
+    why = stacks_unreadable()
     if why is not None:
         pytest.skip(why)
     out = tmp_path / "o"
@@ -69,7 +69,7 @@ def test_without_the_right_the_mode_is_refused(tmp_path: Path) -> None:
     unprivileged = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", sys.executable]
     args = ["record", "--pid", str(os.getpid()), "--no-perf", "--proc-stacks", "--output", str(out)]
     result = subprocess.run(
-        [*unprivileged, str(COLLECTOR), *args],
+        [*unprivileged, str(zipapp()), *args],
         capture_output=True,
         text=True,
         timeout=60,

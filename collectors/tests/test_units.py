@@ -1,4 +1,5 @@
-"""The collector's pure parts: /proc parsers, filters, permissions, redaction, metrics lines, URLs."""
+"""The collector's pure parts, imported from the package's modules: /proc parsers, filters, permissions,
+redaction, metrics lines, URLs."""
 
 from __future__ import annotations
 
@@ -9,7 +10,30 @@ import urllib.parse
 
 import pytest
 
-import stallscope_collect as sc
+from stallscope_collect.budget import Rates, estimate_bytes
+from stallscope_collect.clock import clock_anchor
+from stallscope_collect.console import Console
+from stallscope_collect.formatting import fmt_bytes, parse_size
+from stallscope_collect.metrics_cmd import parse_metric_line
+from stallscope_collect.perf.filters import tid_filter, tid_ranges
+from stallscope_collect.perf.permissions import permission_problems
+from stallscope_collect.perf.tool import perf_prints_tod
+from stallscope_collect.proc_format import RecordEncoder, stallscope_proc_header, stallscope_record
+from stallscope_collect.procfs import (
+    cpu_percentages,
+    disk_rates,
+    parse_ctx_switches,
+    parse_diskstats,
+    parse_meminfo,
+    parse_pressure,
+    parse_proc_stat,
+    parse_stat_faults,
+    parse_task_stat,
+)
+from stallscope_collect.redaction import environment_of_interest, redact_argv, redact_value
+from stallscope_collect.snapshot import mapped_libraries
+from stallscope_collect.upload.client import backoff_delay, capture_url
+from stallscope_collect.upload.meta import capture_meta
 
 PROC_STAT = """\
 cpu  100 5 50 800 20 3 2 10 0 0
@@ -26,10 +50,10 @@ cpu1 70 0 35 460 20 1 1 5 0 0
 
 
 def test_cpu_percentages_per_cpu_and_all() -> None:
-    before = sc.parse_proc_stat(PROC_STAT)
-    after = sc.parse_proc_stat(PROC_STAT_LATER)
+    before = parse_proc_stat(PROC_STAT)
+    after = parse_proc_stat(PROC_STAT_LATER)
     assert set(before) == {"all", "0", "1"}
-    pct = sc.cpu_percentages(before, after)
+    pct = cpu_percentages(before, after)
     assert pct["all"] == {
         "user": 33.33,
         "nice": 0.0,
@@ -41,28 +65,26 @@ def test_cpu_percentages_per_cpu_and_all() -> None:
         "steal": 0.0,
     }
     assert sum(pct["0"].values()) == pytest.approx(100, abs=0.1)
-    assert sc.cpu_percentages({}, after) == {}
+    assert cpu_percentages({}, after) == {}
 
 
 def test_meminfo_pressure_diskstats() -> None:
-    mem = sc.parse_meminfo(
-        "MemTotal:       24684084 kB\nActive(anon):     123 kB\nHugePages_Total:       0\n"
-    )
+    mem = parse_meminfo("MemTotal:       24684084 kB\nActive(anon):     123 kB\nHugePages_Total:       0\n")
     assert mem == {"MemTotal": 24684084, "Active(anon)": 123, "HugePages_Total": 0}
-    rows = sc.parse_pressure(
+    rows = parse_pressure(
         "some avg10=9.58 avg60=19.59 avg300=25.74 total=602938856\n"
         "full avg10=0.00 avg60=0.00 avg300=0.00 total=0\n"
     )
     assert ("some", "avg10", 9.58) in rows
     assert ("some", "total", 602938856) in rows
     assert len(rows) == 8
-    disks = sc.parse_diskstats(
+    disks = parse_diskstats(
         " 254       0 vda 100 0 2000 50 300 0 8000 90 0 400 140 0 0 0 0 0 0\n"
         "   7       0 loop0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n"
     )
     assert disks["vda"] == (100, 2000, 300, 8000, 400)
     later = (110, 2100, 340, 9000, 650)
-    assert sc.disk_rates(disks["vda"], later, 0.5) == {
+    assert disk_rates(disks["vda"], later, 0.5) == {
         "reads": 20.0,
         "read_bytes": 102400.0,
         "writes": 80.0,
@@ -73,24 +95,24 @@ def test_meminfo_pressure_diskstats() -> None:
 
 def test_task_stat_with_awkward_comm() -> None:
     raw = b"1234 (my (odd) name) D 1 1234 1234 0 -1 4194560 500 0 7 0 0 0 0 0 20 0 1 0"
-    assert sc.parse_task_stat(raw) == ("my (odd) name", "D")
-    assert sc.parse_stat_faults(raw) == 507
-    assert sc.parse_ctx_switches("voluntary_ctxt_switches:\t12\nnonvoluntary_ctxt_switches:\t3\n") == (12, 3)
+    assert parse_task_stat(raw) == ("my (odd) name", "D")
+    assert parse_stat_faults(raw) == 507
+    assert parse_ctx_switches("voluntary_ctxt_switches:\t12\nnonvoluntary_ctxt_switches:\t3\n") == (12, 3)
 
 
 def test_proc_format_lines_exactly() -> None:
-    assert sc.stallscope_proc_header("db-7", 50, [1234]) == (
+    assert stallscope_proc_header("db-7", 50, [1234]) == (
         '{"stallscope": "proc-sampler", "version": 1, "host": "db-7", '
         '"interval_ms": 50, "target_pids": [1234]}'
     )
-    line = sc.stallscope_record(1700000000000000000, "thread.state", {"pid": "1", "tid": "2"}, 1)
+    line = stallscope_record(1700000000000000000, "thread.state", {"pid": "1", "tid": "2"}, 1)
     assert line == (
         '{"t": 1700000000000000000, "name": "thread.state", "labels": {"pid": "1", "tid": "2"}, "value": 1}'
     )
 
 
 def test_fast_record_encoding_matches_json() -> None:
-    encode = sc.RecordEncoder()
+    encode = RecordEncoder()
     cases = [
         (1, "mem.Active(anon)", {}, 123),
         (2, "cpu.user", {"cpu": "all"}, 12.5),
@@ -103,30 +125,30 @@ def test_fast_record_encoding_matches_json() -> None:
     ]
     for _ in range(2):  # the second round comes from the caches
         for t, name, labels, value in cases:
-            assert encode(t, name, labels, value) == sc.stallscope_record(t, name, labels, value)
+            assert encode(t, name, labels, value) == stallscope_record(t, name, labels, value)
 
 
 def test_tid_filters_compress_runs() -> None:
-    assert sc.tid_ranges([7, 1, 2, 3, 9, 8, 20]) == [(1, 3), (7, 9), (20, 20)]
-    assert sc.tid_filter(("prev_pid", "next_pid"), [5, 6, 9]) == (
+    assert tid_ranges([7, 1, 2, 3, 9, 8, 20]) == [(1, 3), (7, 9), (20, 20)]
+    assert tid_filter(("prev_pid", "next_pid"), [5, 6, 9]) == (
         "(prev_pid >= 5 && prev_pid <= 6) || prev_pid == 9 || "
         "(next_pid >= 5 && next_pid <= 6) || next_pid == 9"
     )
 
 
 def test_permission_messages_name_the_mode_and_the_sysctl() -> None:
-    refused, warnings = sc.permission_problems(["cpu", "offcpu", "syscalls"], False, 2, privileged=False)
+    refused, warnings = permission_problems(["cpu", "offcpu", "syscalls"], False, 2, privileged=False)
     assert set(refused) == {"offcpu", "syscalls"}
     assert "off-CPU" in refused["offcpu"]
     assert "kernel.perf_event_paranoid <= -1" in refused["offcpu"]
     assert "sysctl -w kernel.perf_event_paranoid=-1" in refused["offcpu"]
     assert warnings
     assert "kernel frames" in warnings[0]
-    refused, _ = sc.permission_problems(["cpu"], True, 1, privileged=False)
+    refused, _ = permission_problems(["cpu"], True, 1, privileged=False)
     assert "kernel.perf_event_paranoid=0" in refused["cpu"]
-    refused, _ = sc.permission_problems(["cpu", "faults"], False, 3, privileged=False)
+    refused, _ = permission_problems(["cpu", "faults"], False, 3, privileged=False)
     assert set(refused) == {"cpu", "faults"}
-    assert sc.permission_problems(["cpu", "offcpu"], True, 4, privileged=True) == ({}, [])
+    assert permission_problems(["cpu", "offcpu"], True, 4, privileged=True) == ({}, [])
 
 
 def test_secrets_never_leave_the_host() -> None:
@@ -139,7 +161,7 @@ def test_secrets_never_leave_the_host() -> None:
         "postgres://app:pw@db/x",
         "--port=5",
     ]
-    assert sc.redact_argv(argv) == [
+    assert redact_argv(argv) == [
         "postgres",
         "--password=<redacted>",
         "--token",
@@ -159,7 +181,7 @@ def test_secrets_never_leave_the_host() -> None:
             b"JAVA_TOOL_OPTIONS=-Xmx4g -Djavax.net.ssl.keyStorePassword=secret",
         ]
     )
-    assert sc.environment_of_interest(environ) == {
+    assert environment_of_interest(environ) == {
         "LD_PRELOAD": "/usr/lib/libjemalloc.so",
         "MALLOC_ARENA_MAX": "2",
         "GLIBC_TUNABLES": "glibc.malloc.trim_threshold=1",
@@ -169,10 +191,10 @@ def test_secrets_never_leave_the_host() -> None:
 
 def test_headers_in_commands_are_masked() -> None:
     cmd = "curl -s -H 'Authorization: Bearer abc.def' https://u:pw@app/metrics?token=x"
-    assert sc.redact_value(cmd) == (
+    assert redact_value(cmd) == (
         "curl -s -H 'Authorization: Bearer <redacted>' https://u:<redacted>@app/metrics?token=<redacted>"
     )
-    meta = sc._meta("app-metrics", [["sh", "-c", cmd]], [1], None, [])
+    meta = capture_meta("app-metrics", [["sh", "-c", cmd]], [1], None, [])
     assert "abc.def" not in json.dumps(meta)
     assert "pw@" not in json.dumps(meta)
 
@@ -185,7 +207,7 @@ def test_mapped_libraries_unique_paths() -> None:
         "7f03-7f04 rw-p 00000000 00:00 0 [heap]\n"
         "7f05-7f06 rw-p 00000000 00:00 0\n"
     )
-    assert sc.mapped_libraries(maps) == ["/usr/bin/python3.11", "/usr/lib/x86_64-linux-gnu/libc.so.6"]
+    assert mapped_libraries(maps) == ["/usr/bin/python3.11", "/usr/lib/x86_64-linux-gnu/libc.so.6"]
 
 
 @pytest.mark.parametrize(
@@ -210,12 +232,12 @@ def test_mapped_libraries_unique_paths() -> None:
     ],
 )
 def test_metric_lines(line: str, expected: list) -> None:
-    assert sc.parse_metric_line(line) == expected
+    assert parse_metric_line(line) == expected
 
 
 def test_metric_line_garbage_is_reported() -> None:
     with pytest.raises(ValueError, match="name value"):
-        sc.parse_metric_line("this is not a metric")
+        parse_metric_line("this is not a metric")
 
 
 def test_capture_url_carries_the_contract_parameters() -> None:
@@ -227,7 +249,7 @@ def test_capture_url_carries_the_contract_parameters() -> None:
         "clock": {"perf_clock": "monotonic", "anchors": []},
         "meta": {"collector": "c", "commands": ["perf record -e 'a b'"], "kind": "cpu", "target_pids": [1]},
     }
-    url = sc.capture_url("https://s.example/base/", info)
+    url = capture_url("https://s.example/base/", info)
     parts = urllib.parse.urlsplit(url)
     assert parts.path == "/base/api/collector/captures"
     query = urllib.parse.parse_qsl(parts.query)
@@ -237,12 +259,12 @@ def test_capture_url_carries_the_contract_parameters() -> None:
     assert json.loads(values["clock"]) == info["clock"]
     assert json.loads(values["meta"]) == info["meta"]
     info["clock"] = None
-    assert "clock=" not in sc.capture_url("https://s.example", info)
+    assert "clock=" not in capture_url("https://s.example", info)
 
 
 def test_backoff_grows_with_jitter_and_a_cap() -> None:
     for attempt in range(8):
-        delays = [sc.backoff_delay(attempt, 1.0) for _ in range(50)]
+        delays = [backoff_delay(attempt, 1.0) for _ in range(50)]
         full = min(30.0, 2.0**attempt)
         assert all(full / 2 <= d <= full for d in delays)
         assert len(set(delays)) > 1
@@ -254,21 +276,21 @@ def test_console_on_a_pipe_and_on_a_terminal() -> None:
             return True
 
     pipe = io.StringIO()
-    console = sc.Console(stream=pipe)
+    console = Console(stream=pipe)
     for i in range(5):
         console.status(f"recording {i}")
     console.info("done")
     assert pipe.getvalue() == "recording 0\ndone\n", "a pipe gets whole lines, not one per update"
 
     tty = Tty()
-    console = sc.Console(stream=tty)
+    console = Console(stream=tty)
     console.status("a")
     console.status("b")
     console.info("done")
     assert tty.getvalue() == "\r\x1b[Ka\r\x1b[Kb\r\x1b[Kdone\n"
 
     quiet = io.StringIO()
-    console = sc.Console(quiet=True, stream=quiet)
+    console = Console(quiet=True, stream=quiet)
     console.status("x")
     console.info("y")
     console.warn("z")
@@ -276,27 +298,27 @@ def test_console_on_a_pipe_and_on_a_terminal() -> None:
 
 
 def test_clock_anchor_pairs_the_clocks() -> None:
-    anchor = sc.clock_anchor()
+    anchor = clock_anchor()
     assert set(anchor) == {"monotonic_ns", "realtime_ns"}
     assert abs(anchor["monotonic_ns"] - time.clock_gettime_ns(time.CLOCK_MONOTONIC)) < 1_000_000_000
     assert abs(anchor["realtime_ns"] - time.time_ns()) < 1_000_000_000
 
 
 def test_estimate_and_sizes() -> None:
-    rates = sc.Rates(ncpu=2, threads=6, ctx_per_s=1000, faults_per_s=100, disks=2, meminfo_fields=55)
-    est = sc.estimate_bytes(["cpu", "offcpu"], rates, 30, 49, 20, system_wide=False, proc_sampler=True)
+    rates = Rates(ncpu=2, threads=6, ctx_per_s=1000, faults_per_s=100, disks=2, meminfo_fields=55)
+    est = estimate_bytes(["cpu", "offcpu"], rates, 30, 49, 20, system_wide=False, proc_sampler=True)
     assert set(est) == {"cpu", "offcpu", "proc"}
     assert est["offcpu"] > est["cpu"] > 0
-    assert sc.parse_size("256M") == 256 << 20
-    assert sc.parse_size("1.5g") == 3 << 29
-    assert sc.parse_size("10") == 10
-    assert sc.fmt_bytes(10) == "10 B"
-    assert sc.fmt_bytes(3 << 20) == "3.0 MiB"
+    assert parse_size("256M") == 256 << 20
+    assert parse_size("1.5g") == 3 << 29
+    assert parse_size("10") == 10
+    assert fmt_bytes(10) == "10 B"
+    assert fmt_bytes(3 << 20) == "3.0 MiB"
 
 
 def test_perf_prints_its_wall_clock_column_from_5_11() -> None:
-    assert sc.perf_prints_tod("perf version 6.1.192")
-    assert sc.perf_prints_tod("perf version 5.11.0")
-    assert not sc.perf_prints_tod("perf version 5.10.102")
-    assert not sc.perf_prints_tod("perf version 4.19.0-27-amd64")
-    assert not sc.perf_prints_tod("perf: unknown version")
+    assert perf_prints_tod("perf version 6.1.192")
+    assert perf_prints_tod("perf version 5.11.0")
+    assert not perf_prints_tod("perf version 5.10.102")
+    assert not perf_prints_tod("perf version 4.19.0-27-amd64")
+    assert not perf_prints_tod("perf: unknown version")

@@ -13,6 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from stallscope_collect.perf.permissions import perf_privileged, permission_problems, read_paranoid
+from stallscope_collect.perf.tool import find_perf
+
 from .conftest import StubServer, run_collect
 
 FAST = ["--retries", "2", "--retry-delay", "0.01", "--timeout", "5"]
@@ -410,12 +413,10 @@ def test_record_uploads_and_sends_older_spooled_captures(
 
 
 def test_record_with_perf_sends_clock_and_commands(stub: StubServer, tmp_path: Path) -> None:
-    import stallscope_collect as sc
-
-    perf, why = sc.find_perf()
+    perf, why = find_perf()
     if perf is None:
         pytest.skip(why)
-    refused, _ = sc.permission_problems(["cpu"], False, sc.read_paranoid(), sc.perf_privileged())
+    refused, _ = permission_problems(["cpu"], False, read_paranoid(), perf_privileged())
     if refused:
         pytest.skip(refused["cpu"])
     busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])

@@ -7,34 +7,22 @@ and a CPU-bound one, each naming itself. Parts the kernel forbids are skipped wi
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
+from tests.fixtures.collector import build_collector, collector_module
 from tests.fixtures.factories import make_incident
 from tests.fixtures.worker import wait_parsed
 
 REPO = Path(__file__).resolve().parents[3]
-COLLECTOR = REPO / "collectors" / "stallscope_collect.py"
 WORKLOAD = REPO / "collectors" / "tests" / "workload.py"
 RECORD_SECONDS = 4
-
-
-def collector_module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("stallscope_collect", COLLECTOR)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up while being defined
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture(scope="module")
@@ -45,14 +33,17 @@ def recorded(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> dict[str, Any]:
     """Record the workload with the collector's defaults and return the parsed captures by kind."""
-    sc = collector_module()
-    perf, why = sc.find_perf()
+    tmp = tmp_path_factory.mktemp("collector-e2e")
+    collector = build_collector(tmp)
+    perf, why = collector_module(collector, "stallscope_collect.perf.tool").find_perf()
     if perf is None:
         pytest.skip(f"perf is not usable here: {why}")
-    refused, _ = sc.permission_problems(["cpu", "offcpu"], False, sc.read_paranoid(), sc.perf_privileged())
+    permissions = collector_module(collector, "stallscope_collect.perf.permissions")
+    refused, _ = permissions.permission_problems(
+        ["cpu", "offcpu"], False, permissions.read_paranoid(), permissions.perf_privileged()
+    )
     if refused:
         pytest.skip(f"perf refuses a default mode here: {refused}")
-    tmp = tmp_path_factory.mktemp("collector-e2e")
     incident = make_incident(api)
     token = api.post("/api/tokens", json={"name": "collector end-to-end"}).json()["secret"]
     workload = subprocess.Popen(
@@ -66,7 +57,7 @@ def recorded(
         run = subprocess.run(
             [
                 sys.executable,
-                str(COLLECTOR),
+                str(collector),
                 "record",
                 "--server",
                 console_url,

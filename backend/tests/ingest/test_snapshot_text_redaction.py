@@ -2,28 +2,20 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
 from types import ModuleType
 
 import pytest
 
 from stallscope.ingest.snapshot.model import ENV_OF_INTEREST
 from stallscope.ingest.snapshot_text import secrets
-
-COLLECTOR = Path(__file__).resolve().parents[3] / "collectors" / "stallscope_collect.py"
+from tests.fixtures.collector import build_collector, collector_module
 
 
 @pytest.fixture(scope="module")
-def collector() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("stallscope_collect_for_redaction", COLLECTOR)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up while being defined
-    spec.loader.exec_module(module)
-    return module
+def collector(tmp_path_factory: pytest.TempPathFactory) -> ModuleType:
+    """The collector's redaction, from the file it ships as."""
+    zipapp = build_collector(tmp_path_factory.mktemp("collector"))
+    return collector_module(zipapp, "stallscope_collect.redaction")
 
 
 def test_the_same_environment_variables_are_kept(collector: ModuleType) -> None:

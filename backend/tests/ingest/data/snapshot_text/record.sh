@@ -16,7 +16,6 @@ fi
 
 out=$(realpath "${1:?usage: record.sh OUTDIR}")
 here=$(cd "$(dirname "$0")" && pwd)
-collector="$here/../../../../../collectors/stallscope_collect.py"
 cd / && unset OLDPWD  # the `env` sections show both
 mkdir -p "$out/pair"
 T=/sys/kernel/tracing
@@ -24,6 +23,8 @@ THP=/sys/kernel/mm/transparent_hugepage
 CG=/sys/fs/cgroup/memory/appserver
 INSTANCE=$T/instances/appserver-debug
 work=$(mktemp -d)
+# The collector as it is handed out: the one file its build script makes from the package.
+collector=$(python3 "$here/../../../../../collectors/build_zipapp.py" --output "$work/stallscope-collect.pyz")
 pid=
 bpf=
 cleanup() {
@@ -144,11 +145,10 @@ start_service LD_BIND_NOW=1
 style=eq
 paths_take | sanitise > "$out/eq_paths.txt"
 python3 - "$collector" "$pid" <<'EOF' | sanitise > "$out/collector.json"
-import importlib.util, json, sys
-spec = importlib.util.spec_from_file_location("collect", sys.argv[1])
-collect = sys.modules["collect"] = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(collect)
-print(json.dumps(collect.take_snapshot("vm", [int(sys.argv[2])], "/usr/bin/perf"), indent=2))
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from stallscope_collect.snapshot import take_snapshot
+print(json.dumps(take_snapshot("vm", [int(sys.argv[2])], "/usr/bin/perf"), indent=2))
 EOF
 head -v -n 40 "${FILES[@]}" 2>&1 | sanitise > "$out/head_v.txt" || true
 style=hash

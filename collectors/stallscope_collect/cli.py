@@ -1,0 +1,243 @@
+"""The command line: flags, help with examples, and the dispatch to each command."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import Sequence
+
+from stallscope_collect import COLLECTOR
+from stallscope_collect.console import Console
+from stallscope_collect.exit_status import EXIT_USAGE
+from stallscope_collect.files import data_home, default_spool
+from stallscope_collect.formatting import parse_size
+from stallscope_collect.perf.filters import parse_syscall_list
+from stallscope_collect.record.command import cmd_record
+from stallscope_collect.upload.commands import cmd_flush, cmd_upload
+
+KINDS = (
+    "cpu",
+    "offcpu",
+    "syscalls",
+    "faults",
+    "functions",
+    "proc",
+    "proc-stacks",
+    "metrics",
+    "app-metrics",
+    "snapshot",
+    "profile",
+)
+
+
+RECORD_EPILOG = """\
+examples:
+  # 30 s of CPU and off-CPU stacks, /proc samples and a snapshot of process 4242, uploaded:
+  STALLSCOPE_TOKEN=... stallscope-collect record --server https://stallscope.example --incident 12 --pid 4242
+
+  # everything on the host, with page faults and slow syscalls, kept locally:
+  stallscope-collect record --all --cpu --offcpu --faults --syscalls futex,fsync,mmap --output /var/tmp/inc12
+
+  # only /proc and the snapshot (no perf), plus the application's own metrics every 2 s:
+  stallscope-collect record --pid 4242 --no-perf --metrics-cmd 'curl -s localhost:9100/metrics' \\
+      --metrics-interval 2 --output /var/tmp/inc12-app
+
+  # where perf cannot trace the scheduler: each thread's kernel stack from /proc, 10 times a second
+  sudo stallscope-collect record --pid 4242 --no-perf --proc-stacks --stacks-hz 10 \\
+      --output /var/tmp/inc12-stacks
+
+Exit status: 0 done, 1 error, 2 usage, 3 recorded but some uploads wait in the spool.
+"""
+
+UPLOAD_EPILOG = """\
+examples:
+  stallscope-collect upload cpu.perf.txt --kind cpu --clock clock.json --server URL --incident 12
+  stallscope-collect upload mpstat.txt iostat.txt --kind metrics --server URL --incident 12 --host db-7
+"""
+
+FLUSH_EPILOG = """\
+examples:
+  stallscope-collect flush                         # each capture goes where it was meant to go
+  stallscope-collect flush --server https://other  # send them all to another console
+"""
+
+
+def _add_upload_flags(p: argparse.ArgumentParser, with_server: bool = True) -> None:
+    if with_server:
+        p.add_argument(
+            "--server",
+            default=os.environ.get("STALLSCOPE_SERVER"),
+            metavar="URL",
+            help="the Stallscope console, e.g. https://stallscope.example (default: $STALLSCOPE_SERVER)",
+        )
+    p.add_argument(
+        "--token-file",
+        metavar="FILE",
+        help="read the upload token from FILE's first line (default: $STALLSCOPE_TOKEN)",
+    )
+    p.add_argument("--spool", metavar="DIR", help=f"where unsent captures wait (default: {default_spool()})")
+    p.add_argument("--retries", type=int, default=5, help="retries on connection errors and 5xx (default: 5)")
+    p.add_argument(
+        "--retry-delay",
+        type=float,
+        default=1.0,
+        metavar="SECONDS",
+        help="first backoff delay; doubles each retry, with jitter, capped at 30 s (default: 1)",
+    )
+    p.add_argument(
+        "--timeout", type=float, default=120.0, metavar="SECONDS", help="socket timeout (default: 120)"
+    )
+    p.add_argument("--quiet", "-q", action="store_true", help="only warnings and errors")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="stallscope-collect",
+        description="Record what a Linux server does during a latency incident and upload it to Stallscope.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="Run `stallscope-collect COMMAND --help` for each command's flags and examples.",
+    )
+    parser.add_argument("--version", action="version", version=COLLECTOR)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    rec = sub.add_parser(
+        "record",
+        help="record perf, /proc samples and a snapshot, then upload",
+        description=(
+            "Record for --duration seconds: perf (CPU stacks at 49 Hz and off-CPU scheduler events "
+            "by default), /proc samples at 20 Hz, a system snapshot and clock anchors; turn perf's "
+            "data into text; upload everything when --server is given (keeping it in the spool until "
+            "the server has it)."
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=RECORD_EPILOG,
+    )
+    rec.add_argument(
+        "--server",
+        default=os.environ.get("STALLSCOPE_SERVER"),
+        metavar="URL",
+        help="upload to this console when done (default: $STALLSCOPE_SERVER; none: keep locally)",
+    )
+    rec.add_argument("--incident", type=int, metavar="ID", help="the incident the captures belong to")
+    target = rec.add_argument_group("target (one of)")
+    target.add_argument(
+        "--pid",
+        action="append",
+        metavar="PID",
+        help="process to record; repeat or comma-separate for several",
+    )
+    target.add_argument("--all", action="store_true", help="the whole host")
+    rec.add_argument("--duration", type=float, default=30.0, metavar="SECONDS", help="default: 30")
+    rec.add_argument(
+        "--max-duration",
+        type=float,
+        default=600.0,
+        metavar="SECONDS",
+        help="refuse longer --duration (default: 600)",
+    )
+    modes = rec.add_argument_group("perf modes (default: --cpu --offcpu)")
+    modes.add_argument("--cpu", action="store_true", help="on-CPU stacks: perf record -F HZ -g")
+    modes.add_argument(
+        "--offcpu",
+        action="store_true",
+        help="off-CPU stacks: sched:sched_switch, sched:sched_wakeup, sched:sched_waking with -g",
+    )
+    modes.add_argument("--faults", action="store_true", help="a stack per page fault: -e page-faults -c 1 -g")
+    modes.add_argument(
+        "--syscalls",
+        type=parse_syscall_list,
+        metavar="LIST",
+        help="durations of these syscalls, e.g. futex,fsync,mmap (perf trace)",
+    )
+    modes.add_argument(
+        "--no-perf", action="store_true", help="no perf at all: /proc sampler and snapshot only"
+    )
+    modes.add_argument(
+        "--cpu-hz", type=int, default=49, metavar="HZ", help="CPU sampling rate (default: 49, max 99)"
+    )
+    modes.add_argument("--allow-high-frequency", action="store_true", help="allow --cpu-hz above 99")
+    other = rec.add_argument_group("sampler, snapshot, metrics")
+    other.add_argument(
+        "--sample-hz", type=float, default=20.0, metavar="HZ", help="/proc sampler rate (default: 20)"
+    )
+    other.add_argument("--no-proc", action="store_true", help="no /proc sampler")
+    other.add_argument(
+        "--proc-stacks",
+        action="store_true",
+        help="kernel stacks of the targets' threads from /proc/PID/task/TID/stack (with --all: of "
+        "threads in state D); needs root",
+    )
+    other.add_argument(
+        "--stacks-hz", type=float, default=5.0, metavar="HZ", help="--proc-stacks rate (default: 5)"
+    )
+    other.add_argument("--no-snapshot", action="store_true", help="no system snapshot")
+    other.add_argument(
+        "--metrics-cmd",
+        metavar="CMD",
+        help="shell command printing JSON lines or `name value` lines, run every interval",
+    )
+    other.add_argument("--metrics-interval", type=float, default=1.0, metavar="SECONDS", help="default: 1")
+    where = rec.add_argument_group("where")
+    where.add_argument("--host", metavar="NAME", help="host name to report (default: this host's name)")
+    where.add_argument(
+        "--output",
+        metavar="DIR",
+        help=f"directory for the files (default: {data_home()}/captures/<time>-<host>)",
+    )
+    where.add_argument(
+        "--min-free",
+        type=parse_size,
+        default=parse_size("256M"),
+        metavar="SIZE",
+        help="refuse to start, or stop early, to keep this much disk free (default: 256M)",
+    )
+    where.add_argument("--dry-run", action="store_true", help="print the commands that would run, then exit")
+    _add_upload_flags(rec, with_server=False)
+
+    up = sub.add_parser(
+        "upload",
+        help="upload captures taken by hand",
+        description="Compress and upload files (perf script text, perf trace text, metrics…) to an incident.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=UPLOAD_EPILOG,
+    )
+    up.add_argument("files", nargs="+", metavar="FILE")
+    up.add_argument("--incident", type=int, required=True, metavar="ID")
+    up.add_argument("--kind", required=True, choices=KINDS)
+    up.add_argument("--host", metavar="NAME", help="host the files come from (default: this host's name)")
+    up.add_argument("--clock", metavar="FILE", help="clock.json written by `record`, to align perf times")
+    _add_upload_flags(up)
+
+    fl = sub.add_parser(
+        "flush",
+        help="send everything waiting in the spool",
+        description="Send every spooled capture to the server it was meant for (or to --server).",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=FLUSH_EPILOG,
+    )
+    fl.add_argument(
+        "--server", metavar="URL", help="send every capture here instead (default: each one's own)"
+    )
+    _add_upload_flags(fl, with_server=False)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return EXIT_USAGE
+    console = Console(quiet=args.quiet)
+    if args.command in ("upload",) and not args.server:
+        console.error("--server is required (or set STALLSCOPE_SERVER)")
+        return EXIT_USAGE
+    try:
+        if args.command == "record":
+            return cmd_record(args, console)
+        if args.command == "upload":
+            return cmd_upload(args, console)
+        return cmd_flush(args, console)
+    except KeyboardInterrupt:
+        console.error("interrupted")
+        return 130
