@@ -161,23 +161,25 @@ def _track_out(ref: CpuRef | OffCpuRef | EventsRef | MetricRef) -> Track:
             id=ref.id,
             host=ref.host,
             label="Off-CPU time by state",
-            intervals=sum(int(v[0]) for _, v in states),
+            intervals=sum(t.intervals for _, t in states),
             unclosed=ref.unclosed,
             states=[
-                StateTotal(state=s, intervals=int(v[0]), total_ns=int(v[1]), max_ns=int(v[2]) or None)
-                for s, v in states
+                StateTotal(
+                    state=s, intervals=t.intervals, total_ns=int(t.total_ns), max_ns=int(t.longest_ns) or None
+                )
+                for s, t in states
             ],
         )
     if isinstance(ref, EventsRef):
-        names = sorted(ref.names.items(), key=lambda kv: (-kv[1][0], kv[0]))
+        names = sorted(ref.names.items(), key=lambda kv: (-kv[1].count, kv[0]))
         return EventsTrack(
             id=ref.id,
             host=ref.host,
             label=f"{ref.kind} {ref.name}" if ref.name is not None else f"{ref.kind} latency",
             kind=ref.kind,
             name=ref.name,
-            count=sum(int(v[0]) for _, v in names),
-            names=[NameCount(name=n, count=int(v[0]), max_ns=int(v[1]) or None) for n, v in names],
+            count=sum(t.count for _, t in names),
+            names=[NameCount(name=n, count=t.count, max_ns=int(t.longest_ns) or None) for n, t in names],
         )
     labels = ", ".join(f"{k}={v}" for k, v in sorted(ref.labels.items()))
     return MetricTrack(
