@@ -17,6 +17,7 @@ import { AnnotationDetail, NewAnnotationForm } from './AnnotationPanel';
 import { useElementWidth } from './hooks';
 import { TimelineChart } from './TimelineChart';
 import { formatInstant } from './timeScale';
+import { MoreMetrics } from './MoreMetrics';
 import { TrackPicker } from './TrackPicker';
 import type { CpuSplit } from './urlState';
 import { useAnnotationState } from './useAnnotationState';
@@ -43,7 +44,7 @@ export function TimelineBody({
   const width = useElementWidth(box);
   const can = usePermissions();
   const notes = useAnnotationState();
-  const { infos, missing, range, plotWidth, query, response, rows, dataKey, timing, onDrawn, announce } = useTimelineData({
+  const { infos, missing, more, range, plotWidth, query, response, rows, dataKey, timing, onDrawn, announce } = useTimelineData({
     listing,
     selection,
     trackParam,
@@ -136,6 +137,7 @@ export function TimelineBody({
       <WindowFindings incident={incident} selection={selection} />
 
       <TrackPicker listing={listing} chosen={infos.map((t) => t.id)} onChange={controls.setTracks} onDefaults={() => controls.setTracks(null)} />
+      {more && more.hidden.length > 0 ? <MoreMetrics shown={infos} more={more} onShow={controls.setTracks} /> : null}
 
       {missing.length > 0 ? (
         <div className="banner banner--info">

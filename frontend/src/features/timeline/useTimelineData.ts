@@ -14,7 +14,7 @@ import { listingRange, shownRange } from './shownRange';
 import type { Row } from './TimelineChart';
 import type { TimeRange } from './timeScale';
 import { TimelineClock, type TimelineInteraction, type TimelineTiming } from './timing';
-import { defaultTrackIds, orderedTracks, unknownTracks } from './trackDefaults';
+import { defaultTrackIds, moreMetrics, orderedTracks, unknownTracks } from './trackDefaults';
 import type { CpuSplit } from './urlState';
 
 /** Responses already drawn once: shown again, they are timed from when they are shown. */
@@ -37,6 +37,8 @@ export interface TimelineData {
   infos: TrackInfo[];
   /** Ids the URL names that this selection does not have. */
   missing: string[];
+  /** With the default tracks, the metric tracks they leave out; null once tracks are picked. */
+  more: ReturnType<typeof moreMetrics> | null;
   range: TimeRange | null;
   plotWidth: number;
   query: UseQueryResult<TimedTimeline>;
@@ -55,6 +57,7 @@ export function useTimelineData({ listing, selection, trackParam, split, width }
   const chosen = useMemo(() => trackParam ?? defaultTrackIds(listing), [trackParam, listing]);
   const infos = useMemo(() => orderedTracks(listing, chosen), [listing, chosen]);
   const missing = useMemo(() => unknownTracks(listing, chosen), [listing, chosen]);
+  const more = useMemo(() => (trackParam === null ? moreMetrics(listing) : null), [trackParam, listing]);
   const { fromUs, toUs } = selection;
   const range = useMemo(() => shownRange({ fromUs, toUs }, listing), [fromUs, toUs, listing]);
   const plotWidth = Math.max(MIN_PLOT_WIDTH, width - LABEL_WIDTH - 2);
@@ -155,6 +158,7 @@ export function useTimelineData({ listing, selection, trackParam, split, width }
   return {
     infos,
     missing,
+    more,
     range,
     plotWidth,
     query,
