@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from stallscope.analysis.flame import FrameInfo
+from stallscope.analysis.timeline_grid import from_epoch_us
 from stallscope.kit.units import utc_iso
-from stallscope.timeline.buckets import from_epoch_us
 
 PID_SPACE = 1 << 22
 SAMPLE = "sample"

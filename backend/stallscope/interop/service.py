@@ -14,6 +14,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from stallscope import __version__
+from stallscope.analysis.timeline_grid import epoch_us, from_epoch_us
 from stallscope.events import repository as events_repository
 from stallscope.flame import service as flame_service
 from stallscope.flame.catalog import catalog
@@ -24,7 +25,6 @@ from stallscope.interop.view import ViewProfile, ViewUnit, from_weighed
 from stallscope.kit.errors import NotFound
 from stallscope.kit.units import utc_iso
 from stallscope.timeline import repository as timeline_repository
-from stallscope.timeline.buckets import epoch_us, from_epoch_us
 from stallscope.timeline.service import Selection
 
 MAX_TRACE_EVENTS = 200_000

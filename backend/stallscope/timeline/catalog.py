@@ -69,6 +69,23 @@ class SeriesRow:
 
 
 @dataclass(slots=True)
+class StateTally:
+    """One scheduler state's off-CPU intervals over a host's captures."""
+
+    intervals: int = 0
+    total_ns: float = 0.0
+    longest_ns: float = 0.0
+
+
+@dataclass(slots=True)
+class NameTally:
+    """One event name's calls over a host's captures."""
+
+    count: int = 0
+    longest_ns: float = 0.0
+
+
+@dataclass(slots=True)
 class CpuRef:
     id: str
     host: str
@@ -84,8 +101,7 @@ class OffCpuRef:
     host: str
     capture_ids: list[int] = field(default_factory=list)
     unclosed: int = 0
-    states: dict[str, list[float]] = field(default_factory=dict)
-    """state → [intervals, total ns, longest ns]"""
+    states: dict[str, StateTally] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -95,8 +111,7 @@ class EventsRef:
     kind: str
     name: str | None
     capture_ids: list[int] = field(default_factory=list)
-    names: dict[str, list[float]] = field(default_factory=dict)
-    """name → [count, longest ns]"""
+    names: dict[str, NameTally] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -206,10 +221,10 @@ def _host_refs(
                     off_cpu = OffCpuRef(track_ids.offcpu_id(host), host)
                 _add_capture(off_cpu.capture_ids, capture.id)
                 off_cpu.unclosed += int(row.min_value or 0)
-                state = off_cpu.states.setdefault(row.key, [0, 0.0, 0.0])
-                state[0] += row.n
-                state[1] += row.total
-                state[2] = max(state[2], row.max_value or 0.0)
+                state = off_cpu.states.setdefault(row.key, StateTally())
+                state.intervals += row.n
+                state.total_ns += row.total
+                state.longest_ns = max(state.longest_ns, row.max_value or 0.0)
             elif row.source == "event":
                 kind_ref = kinds.setdefault(
                     row.key, EventsRef(track_ids.events_id(host, row.key), host, row.key, None)
@@ -220,9 +235,9 @@ def _host_refs(
                 )
                 for events_ref in (kind_ref, name_ref):
                     _add_capture(events_ref.capture_ids, capture.id)
-                    entry = events_ref.names.setdefault(row.name, [0, 0.0])
-                    entry[0] += row.n
-                    entry[1] = max(entry[1], row.max_value or 0.0)
+                    entry = events_ref.names.setdefault(row.name, NameTally())
+                    entry.count += row.n
+                    entry.longest_ns = max(entry.longest_ns, row.max_value or 0.0)
         metric_totals = {int(r.key): r for r in totals[capture.id] if r.source == "metric"}
         for s in series[capture.id]:
             track_id = track_ids.metric_id(host, s.name, s.labels)

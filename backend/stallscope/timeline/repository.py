@@ -8,12 +8,14 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy.orm import Session
 
+from stallscope.analysis.off_cpu_steps import Step, StoredSpan
+from stallscope.analysis.timeline_buckets import CpuRow, EventBucketRow, MetricBucketRow, MetricPointRow
+from stallscope.analysis.timeline_grid import Grid, epoch_us, from_epoch_us, rollup_level
 from stallscope.models.timeline_rollup import SUMMARY
-from stallscope.timeline.buckets import Grid, epoch_us, from_epoch_us, rollup_level
 from stallscope.timeline.catalog import CaptureRow, SeriesRow, TotalRow
 from stallscope.timeline.rollups import BUILT
 from stallscope.timeline.sql import EVENT_KINDS, OFF_CPU_STEPS, ORIGIN, TOTALS, bucket, grid_index, run
@@ -89,10 +91,8 @@ def totals(session: Session, capture_ids: list[int], built: set[int]) -> list[To
     result = [TotalRow(*row) for row in rows]
     for capture_id in sorted(set(capture_ids) - built):
         for sql in TOTALS:
-            for source, key, name, pid, n, total, lo, hi in run(
-                session, sql, {"id": capture_id, "kinds": list(EVENT_KINDS)}
-            ):
-                result.append(TotalRow(capture_id, source, key, name, pid, n, total, lo, hi))
+            for row in run(session, sql, {"id": capture_id, "kinds": list(EVENT_KINDS)}):
+                result.append(TotalRow(capture_id, *row))
     return result
 
 
@@ -232,8 +232,8 @@ def cpu_buckets(
     grid: Grid,
     filters: Filters,
     split_threads: bool,
-) -> list[tuple[str, int | None, list[int], list[int]]]:
-    """(comm, pid or tid, bucket indexes, samples): every process in the range, one row each; an
+) -> list[CpuRow]:
+    """Every process (or thread) in the range, one row each, with its samples per bucket index; an
     index may appear more than once, its samples to be added up.
 
     Each process's buckets come back as two arrays, and ranking the processes is left to the caller:
@@ -256,7 +256,7 @@ def cpu_buckets(
         f"SELECT comm, who, array_agg({grid_index('b')}), array_agg(n::bigint) "
         f"FROM ({_union(fn, groups, grid, params, cols)}) AS cells GROUP BY comm, who"
     )
-    return [(comm, who, list(index), list(n)) for comm, who, index, n in run(session, sql, params)]
+    return [CpuRow(comm, who, list(index), list(n)) for comm, who, index, n in run(session, sql, params)]
 
 
 # --- events ------------------------------------------------------------------------------------------
@@ -278,8 +278,8 @@ def event_buckets(
     name: str | None,
     grid: Grid,
     filters: Filters,
-) -> list[tuple[int, int, int | None]]:
-    """(bucket index, events, longest ns) for buckets holding any event."""
+) -> list[EventBucketRow]:
+    """Buckets holding any event."""
     params = _grid_params(grid)
     where = _event_where(kind, name, params)
     cols = Columns(
@@ -293,9 +293,20 @@ def event_buckets(
     parts = _union(fn, groups, grid, params, cols)
     sql = f"SELECT {grid_index('b')}, sum(n)::bigint, max(longest) FROM ({parts}) AS parts GROUP BY b"
     return [
-        (int(i), int(n), int(longest) if longest is not None else None)
+        EventBucketRow(int(i), int(n), int(longest) if longest is not None else None)
         for i, n, longest in run(session, sql, params)
     ]
+
+
+class EventMarkRow(NamedTuple):
+    """One event, sent as it is when few are in view."""
+
+    ts_us: int
+    duration_ns: int | None
+    name: str
+    pid: int | None
+    tid: int | None
+    comm: str
 
 
 def event_marks(
@@ -306,7 +317,7 @@ def event_marks(
     grid: Grid,
     filters: Filters,
     limit: int,
-) -> list[tuple[int, int | None, str, int | None, int | None, str]]:
+) -> list[EventMarkRow]:
     params = {**_grid_params(grid), "ids": capture_ids, "limit": limit}
     where = _event_where(kind, name, params)
     rows = run(
@@ -315,24 +326,15 @@ def event_marks(
         f"AND {where} AND ts >= %(lo)s AND ts < %(hi)s{filters.sql(params)} ORDER BY ts LIMIT %(limit)s",
         params,
     )
-    return [(epoch_us(ts), dur, nm, pid, tid, comm) for ts, dur, nm, pid, tid, comm in rows]
+    return [EventMarkRow(epoch_us(ts), dur, nm, pid, tid, comm) for ts, dur, nm, pid, tid, comm in rows]
 
 
 # --- off-CPU -----------------------------------------------------------------------------------------
 
-Step = tuple[int, int, float]
-"""(edge µs, threads off-CPU from the edge on, thread-µs before the edge)"""
 
-
-def off_cpu_edges(session: Session, capture_ids: list[int], grid: Grid) -> dict[str, list[float]]:
-    """F(edge) in thread-µs at every bucket edge, per state, from the stored steps (summed over captures).
-
-    Only edges inside a capture's span of steps are looked up in the database; before its first step
-    F is 0, after its last one it grows by the threads still off-CPU then. A 5 s capture on an hour
-    of incident asks for a handful of edges, not one per pixel.
-    """
-    params = {**_grid_params(grid), "ids": capture_ids}
-    spans = run(
+def off_cpu_spans(session: Session, capture_ids: list[int]) -> list[StoredSpan]:
+    """Each capture's stored steps per state: the first and last edge, and the last step's values."""
+    rows = run(
         session,
         f"""
         SELECT s.capture_id, s.key, (extract(epoch FROM f.ts) * 1000000)::bigint,
@@ -355,15 +357,28 @@ def off_cpu_edges(session: Session, capture_ids: list[int], grid: Grid) -> dict[
         ) AS l
         ORDER BY s.capture_id, s.key
         """,
-        params,
+        {"ids": capture_ids},
     )
-    bounds = [(capture_id, key, first, last) for capture_id, key, first, last, _, _ in spans]
-    params.update(
-        k_ids=[b[0] for b in bounds],
-        k_keys=[b[1] for b in bounds],
-        k_first=[from_epoch_us(b[2]) for b in bounds],
-        k_last=[from_epoch_us(b[3]) for b in bounds],
-    )
+    return [
+        StoredSpan(capture_id, key, first, last, int(n), float(total))
+        for capture_id, key, first, last, n, total in rows
+    ]
+
+
+def off_cpu_areas(session: Session, spans: list[StoredSpan], grid: Grid) -> dict[tuple[int, str, int], float]:
+    """The area (thread-µs) at the grid's edges inside each span, keyed by (capture, state, edge µs).
+
+    Only edges inside a capture's span of steps are looked up; the caller knows the area outside it
+    (see `off_cpu_steps.stored_areas`). A 5 s capture on an hour of incident asks for a handful of
+    edges, not one per pixel.
+    """
+    params = {
+        **_grid_params(grid),
+        "k_ids": [s.capture_id for s in spans],
+        "k_keys": [s.state for s in spans],
+        "k_first": [from_epoch_us(s.first_edge_us) for s in spans],
+        "k_last": [from_epoch_us(s.last_edge_us) for s in spans],
+    }
     inside = run(
         session,
         """
@@ -386,19 +401,7 @@ def off_cpu_edges(session: Session, capture_ids: list[int], grid: Grid) -> dict[
         """,
         params,
     )
-    looked_up = {(capture_id, key, edge): float(area) for capture_id, key, edge, area in inside}
-    edges = [grid.start_us + i * grid.width_us for i in range(grid.count + 1)]
-    out: dict[str, list[float]] = defaultdict(lambda: [0.0] * len(edges))
-    for capture_id, key, first_us, last_us, last_n, last_total in spans:
-        summed = out[key]
-        for i, edge in enumerate(edges):
-            if edge < first_us:
-                continue
-            if edge > last_us:
-                summed[i] += float(last_total) + float(last_n) * (edge - last_us)
-            else:
-                summed[i] += looked_up.get((capture_id, key, edge), 0.0)
-    return dict(out)
+    return {(capture_id, key, edge): float(area) for capture_id, key, edge, area in inside}
 
 
 def longest_off_cpu_us(session: Session, built: list[int], unbuilt: list[int]) -> int:
@@ -422,7 +425,7 @@ def off_cpu_steps(
     sql = OFF_CPU_STEPS.format(filters=filters.sql(params))
     steps: dict[str, list[Step]] = defaultdict(list)
     for state, t, n, f in run(session, f"SELECT * FROM ({sql}) AS s ORDER BY 1, 2", params):
-        steps[state].append((epoch_us(t), int(n), float(f)))
+        steps[state].append(Step(epoch_us(t), int(n), float(f)))
     return dict(steps)
 
 
@@ -435,8 +438,8 @@ def metric_buckets(
     groups: dict[int | None, list[int]],
     series_ids: list[int],
     grid: Grid,
-) -> list[tuple[int, int, int, float, float, float]]:
-    """(series id, bucket index, points, sum, min, max) for buckets holding any point."""
+) -> list[MetricBucketRow]:
+    """Each series' buckets holding any point."""
     params = {**_grid_params(grid), "sids": series_ids, "keys": [str(s) for s in series_ids]}
     cols = Columns(
         rollup="key::integer AS sid, n, total AS s, min_value AS lo, max_value AS hi",
@@ -451,14 +454,14 @@ def metric_buckets(
         f"FROM ({parts}) AS parts GROUP BY sid, b"
     )
     return [
-        (int(sid), int(i), int(n), float(s), float(lo), float(hi))
+        MetricBucketRow(int(sid), int(i), int(n), float(s), float(lo), float(hi))
         for sid, i, n, s, lo, hi in run(session, sql, params)
     ]
 
 
 def metric_points(
     session: Session, capture_ids: list[int], series_ids: list[int], grid: Grid
-) -> list[tuple[int, int, float]]:
+) -> list[MetricPointRow]:
     params = {**_grid_params(grid), "ids": capture_ids, "sids": series_ids}
     rows = run(
         session,
@@ -466,4 +469,4 @@ def metric_points(
         "AND series_id = ANY(%(sids)s) AND ts >= %(lo)s AND ts < %(hi)s ORDER BY ts, series_id",
         params,
     )
-    return [(int(sid), epoch_us(ts), float(value)) for sid, ts, value in rows]
+    return [MetricPointRow(int(sid), epoch_us(ts), float(value)) for sid, ts, value in rows]

@@ -7,13 +7,13 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query
 
+from stallscope.analysis.timeline_grid import epoch_us
 from stallscope.auth.guard import READ
 from stallscope.auth.scope import SEE_QUERY
 from stallscope.deps import SessionDep
 from stallscope.flame.router import parse_capture_ids
 from stallscope.kit.errors import Invalid
 from stallscope.timeline import service
-from stallscope.timeline.buckets import epoch_us
 from stallscope.timeline.repository import Filters
 from stallscope.timeline.schemas import TimelineOut, TracksOut
 from stallscope.timeline.track_ids import split_ids

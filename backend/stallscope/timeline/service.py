@@ -11,11 +11,12 @@ from typing import Literal
 
 from sqlalchemy.orm import Session
 
+from stallscope.analysis import off_cpu_steps, timeline_buckets
+from stallscope.analysis.timeline_grid import Grid, epoch_us, grid_for
 from stallscope.incidents.service import require_incident
 from stallscope.ingest.proc_stacks import events as proc_stack_events
 from stallscope.kit.errors import Invalid
-from stallscope.timeline import offcpu, repository
-from stallscope.timeline.buckets import Grid, epoch_us, grid_for
+from stallscope.timeline import repository
 from stallscope.timeline.catalog import (
     TOP_PROCESSES,
     Catalog,
@@ -160,23 +161,25 @@ def _track_out(ref: CpuRef | OffCpuRef | EventsRef | MetricRef) -> Track:
             id=ref.id,
             host=ref.host,
             label="Off-CPU time by state",
-            intervals=sum(int(v[0]) for _, v in states),
+            intervals=sum(t.intervals for _, t in states),
             unclosed=ref.unclosed,
             states=[
-                StateTotal(state=s, intervals=int(v[0]), total_ns=int(v[1]), max_ns=int(v[2]) or None)
-                for s, v in states
+                StateTotal(
+                    state=s, intervals=t.intervals, total_ns=int(t.total_ns), max_ns=int(t.longest_ns) or None
+                )
+                for s, t in states
             ],
         )
     if isinstance(ref, EventsRef):
-        names = sorted(ref.names.items(), key=lambda kv: (-kv[1][0], kv[0]))
+        names = sorted(ref.names.items(), key=lambda kv: (-kv[1].count, kv[0]))
         return EventsTrack(
             id=ref.id,
             host=ref.host,
             label=f"{ref.kind} {ref.name}" if ref.name is not None else f"{ref.kind} latency",
             kind=ref.kind,
             name=ref.name,
-            count=sum(int(v[0]) for _, v in names),
-            names=[NameCount(name=n, count=int(v[0]), max_ns=int(v[1]) or None) for n, v in names],
+            count=sum(t.count for _, t in names),
+            names=[NameCount(name=n, count=t.count, max_ns=int(t.longest_ns) or None) for n, t in names],
         )
     labels = ", ".join(f"{k}={v}" for k, v in sorted(ref.labels.items()))
     return MetricTrack(
@@ -271,29 +274,11 @@ def _cpu(session: Session, fn: str, manifest: Manifest, ref: CpuRef, grid: Grid,
     raw_only = q.filters.tid is not None or q.split == "thread"
     groups = plan(manifest, ref.capture_ids, "cpu", grid.width_us, raw_only)
     rows = repository.cpu_buckets(session, fn, groups, ref.event, grid, q.filters, q.split == "thread")
-    out = _top_and_rest(rows, q.top, grid.count)
-    out.sort(key=lambda g: (g.other, -g.total, g.comm, g.pid if g.pid is not None else -1))
+    out = [
+        CpuGroup(comm=s.comm, pid=s.who, other=s.other, total=s.total_samples, counts=s.samples)
+        for s in timeline_buckets.top_and_rest(rows, q.top, grid.count)
+    ]
     return CpuData(id=ref.id, source=describe(groups), split=q.split, groups=out)
-
-
-def _top_and_rest(
-    rows: list[tuple[str, int | None, list[int], list[int]]], top: int, count: int
-) -> list[CpuGroup]:
-    """The `top` processes with the most samples in the range, each on its own, and one `other` group
-    summing the rest (ties broken by name, then id, so a zoom never reshuffles equal processes)."""
-    ranked = sorted(rows, key=lambda r: (-sum(r[3]), r[0], r[1] if r[1] is not None else -1))
-    out: list[CpuGroup] = []
-    rest = [0] * count
-    for rank, (comm, who, indexes, samples) in enumerate(ranked):
-        counts = [0] * count if rank < top else rest
-        for i, n in zip(indexes, samples, strict=True):
-            if 0 <= i < count:
-                counts[i] += n
-        if rank < top:
-            out.append(CpuGroup(comm=comm, pid=who, other=False, total=sum(counts), counts=counts))
-    if len(ranked) > top:
-        out.append(CpuGroup(comm="other", pid=None, other=True, total=sum(rest), counts=rest))
-    return out
 
 
 def _off_cpu(
@@ -303,17 +288,20 @@ def _off_cpu(
     stepped = [] if filters.any else built
     raw = [c for c in ref.capture_ids if c not in stepped]
     per_state: dict[str, list[float]] = defaultdict(lambda: [0.0] * grid.count)
+    edges = grid.edges_us()
     if stepped:
-        for state, areas in repository.off_cpu_edges(session, stepped, grid).items():
-            _add_into(per_state[state], offcpu.bucket_ns(areas))
+        spans = repository.off_cpu_spans(session, stepped)
+        looked_up = repository.off_cpu_areas(session, spans, grid)
+        for state, areas in off_cpu_steps.stored_areas(spans, looked_up, edges).items():
+            off_cpu_steps.add_into(per_state[state], off_cpu_steps.bucket_ns(areas))
     if raw:
         lookback = repository.longest_off_cpu_us(
             session, [c for c in raw if c in manifest.built], [c for c in raw if c not in manifest.built]
         )
         scan_from = grid.start - timedelta(microseconds=lookback)
-        edges = [grid.start_us + i * grid.width_us for i in range(grid.count + 1)]
         for state, steps in repository.off_cpu_steps(session, raw, grid, scan_from, filters).items():
-            _add_into(per_state[state], offcpu.bucket_ns(offcpu.areas_at(steps, edges)))
+            areas = off_cpu_steps.areas_at(steps, edges)
+            off_cpu_steps.add_into(per_state[state], off_cpu_steps.bucket_ns(areas))
     states = [
         StateSeries(state=s, total_ns=sum(ns), ns=ns)
         for s, ns in sorted(per_state.items(), key=lambda kv: state_order(kv[0]))
@@ -322,17 +310,12 @@ def _off_cpu(
     return OffCpuData(id=ref.id, source=source, states=states)
 
 
-def _add_into(target: list[float], values: list[float]) -> None:
-    for i, v in enumerate(values[: len(target)]):
-        target[i] += v
-
-
 def _events(
     session: Session, fn: str, manifest: Manifest, ref: EventsRef, grid: Grid, filters: Filters
 ) -> EventsData:
     groups = plan(manifest, ref.capture_ids, "event", grid.width_us, filters.any)
     rows = repository.event_buckets(session, fn, groups, ref.kind, ref.name, grid, filters)
-    total = sum(n for _, n, _ in rows)
+    total = sum(row.events for row in rows)
     if total <= MARK_LIMIT:
         marks = repository.event_marks(
             session, ref.capture_ids, ref.kind, ref.name, grid, filters, MARK_LIMIT
@@ -342,27 +325,17 @@ def _events(
             source="raw",
             mode="marks",
             count=len(marks),
-            marks=[
-                EventMark(ts_us=ts, duration_ns=dur, name=name, pid=pid, tid=tid, comm=comm)
-                for ts, dur, name, pid, tid, comm in marks
-            ],
+            marks=[EventMark(**mark._asdict()) for mark in marks],
             buckets=None,
         )
-    count = [0] * grid.count
-    longest: list[int | None] = [None] * grid.count
-    for i, n, mx in rows:
-        if 0 <= i < grid.count:
-            count[i] += n
-            current = longest[i]
-            if mx is not None:
-                longest[i] = mx if current is None else max(mx, current)
+    series = timeline_buckets.event_series(rows, grid.count)
     return EventsData(
         id=ref.id,
         source=describe(groups),
         mode="buckets",
         count=total,
         marks=[],
-        buckets=EventBuckets(count=count, max_ns=longest),
+        buckets=EventBuckets(count=series.events, max_ns=series.longest_ns),
     )
 
 
@@ -373,21 +346,20 @@ def _metrics(
     series_ids = sorted({sid for ref in refs for sid in ref.series})
     capture_ids = sorted({cid for ref in refs for cid in ref.series.values()})
     groups = plan(manifest, capture_ids, "metric", grid.width_us, False)
-    by_series: dict[int, list[tuple[int, int, float, float, float]]] = defaultdict(list)
-    for sid, i, n, s, lo, hi in repository.metric_buckets(session, fn, groups, series_ids, grid):
-        by_series[sid].append((i, n, s, lo, hi))
-    sparse = [ref for ref in refs if sum(r[1] for sid in ref.series for r in by_series[sid]) <= grid.count]
-    points: dict[int, list[tuple[int, float]]] = defaultdict(list)
+    buckets = timeline_buckets.by_series(repository.metric_buckets(session, fn, groups, series_ids, grid))
+    sparse = [ref for ref in refs if timeline_buckets.is_sparse(buckets, ref.series, grid.count)]
+    points: dict[int, list[timeline_buckets.MetricPointRow]] = {}
     if sparse:
         sparse_series = sorted({sid for ref in sparse for sid in ref.series})
         sparse_captures = sorted({cid for ref in sparse for cid in ref.series.values()})
-        for sid, ts, value in repository.metric_points(session, sparse_captures, sparse_series, grid):
-            points[sid].append((ts, value))
+        points = timeline_buckets.by_series(
+            repository.metric_points(session, sparse_captures, sparse_series, grid)
+        )
     out: dict[str, MetricData] = {}
     sparse_ids = {ref.id for ref in sparse}
     for ref in refs:
         if ref.id in sparse_ids:
-            merged = sorted(p for sid in ref.series for p in points[sid])
+            merged = timeline_buckets.merged_points(points, ref.series)
             out[ref.id] = MetricData(
                 id=ref.id,
                 source="raw",
@@ -398,31 +370,16 @@ def _metrics(
                 buckets=None,
             )
             continue
-        count = [0] * grid.count
-        sums = [0.0] * grid.count
-        mins: list[float | None] = [None] * grid.count
-        maxs: list[float | None] = [None] * grid.count
-        for sid in ref.series:
-            for i, n, s, lo, hi in by_series[sid]:
-                if not 0 <= i < grid.count:
-                    continue
-                count[i] += n
-                sums[i] += s
-                low, high = mins[i], maxs[i]
-                mins[i] = lo if low is None else min(lo, low)
-                maxs[i] = hi if high is None else max(hi, high)
+        series = timeline_buckets.metric_series(buckets, ref.series, grid.count)
         out[ref.id] = MetricData(
             id=ref.id,
             source=describe(groups),
             unit=ref.unit,
             mode="buckets",
-            count=sum(count),
+            count=sum(series.points),
             points=[],
             buckets=MetricBuckets(
-                count=count,
-                min=mins,
-                avg=[sums[i] / count[i] if count[i] else None for i in range(grid.count)],
-                max=maxs,
+                count=series.points, min=series.value_min, avg=series.value_avg, max=series.value_max
             ),
         )
     return out

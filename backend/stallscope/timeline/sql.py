@@ -14,7 +14,7 @@ from typing import Any
 import psycopg
 from sqlalchemy.orm import Session
 
-from stallscope.timeline.buckets import EPOCH
+from stallscope.analysis.timeline_grid import EPOCH
 from stallscope.timeseries import has_timescaledb, has_timescaledb_session
 
 Conn = psycopg.Connection[tuple[Any, ...]]

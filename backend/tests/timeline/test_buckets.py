@@ -6,8 +6,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from stallscope.timeline import offcpu, track_ids
-from stallscope.timeline.buckets import (
+from stallscope.analysis import off_cpu_steps
+from stallscope.analysis.timeline_grid import (
     epoch_us,
     floor_to,
     from_epoch_us,
@@ -15,6 +15,7 @@ from stallscope.timeline.buckets import (
     nice_bucket_us,
     rollup_level,
 )
+from stallscope.timeline import track_ids
 
 SECOND = 1_000_000
 HOUR = 3600 * SECOND
@@ -95,7 +96,7 @@ def test_track_ids_escape_separators_and_are_distinct() -> None:
 
 def test_off_cpu_areas_and_bucket_time() -> None:
     # Two threads off-CPU from 10 µs, one from 30 µs, none from 40 µs.
-    steps = [(10, 2, 0.0), (30, 1, 40.0), (40, 0, 50.0)]
-    areas = offcpu.areas_at(steps, [0, 10, 20, 30, 40, 50])
+    steps = [off_cpu_steps.Step(10, 2, 0.0), off_cpu_steps.Step(30, 1, 40.0), off_cpu_steps.Step(40, 0, 50.0)]
+    areas = off_cpu_steps.areas_at(steps, [0, 10, 20, 30, 40, 50])
     assert areas == [0.0, 0.0, 20.0, 40.0, 50.0, 50.0]
-    assert offcpu.bucket_ns(areas) == [0.0, 20_000.0, 20_000.0, 10_000.0, 0.0]
+    assert off_cpu_steps.bucket_ns(areas) == [0.0, 20_000.0, 20_000.0, 10_000.0, 0.0]

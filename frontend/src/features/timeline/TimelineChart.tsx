@@ -10,8 +10,9 @@ import { afterNextPaint } from '../../shared/timing';
 import { formatNumber, hoverLines, stateName, type HoverLine } from './hover';
 import type { Annotation, Grid, HostTracks, TrackData, TrackInfo } from './api';
 import { drawTrack, processColor, stateColor, trackExtent, type Extent } from './draw';
-import { HOST_ROW_HEIGHT, LABEL_WIDTH, rowHeight } from './layout';
+import { canvasHeight, HOST_ROW_HEIGHT, LABEL_WIDTH, rowHeight } from './layout';
 import { brushRange, formatInstant, localZoneName, scaleFor, timeTicks, type TimeRange } from './timeScale';
+import { placeTip, type Point } from './tipPlacement';
 import { epochUsFromIso } from '../../shared/selection';
 import { formatDurationNs } from '../../shared/units';
 
@@ -63,7 +64,7 @@ export function TimelineChart(props: Props) {
       if (row.kind !== 'track') continue;
       const canvas = canvases.current.get(row.info.id);
       if (!canvas) continue;
-      const height = rowHeight(row.info);
+      const height = canvasHeight(row.info);
       if (canvas.width !== Math.round(plotWidth * ratio) || canvas.height !== Math.round(height * ratio)) {
         canvas.width = Math.round(plotWidth * ratio);
         canvas.height = Math.round(height * ratio);
@@ -79,7 +80,8 @@ export function TimelineChart(props: Props) {
     return afterNextPaint((at) => latest.current.onDrawn(at, dataKey));
   }, [rows, grid, scale, plotWidth, extents, dataKey]);
 
-  const [hoverPx, setHoverPx] = useState<number | null>(null);
+  /** Where the pointer is: x in the plot for the time read, and in the viewport for the readout. */
+  const [hover, setHover] = useState<{ px: number; pointer: Point } | null>(null);
   const [brush, setBrush] = useState<{ from: number; to: number } | null>(null);
   const overlay = useRef<HTMLDivElement>(null);
 
@@ -114,7 +116,7 @@ export function TimelineChart(props: Props) {
   };
   const onPointerMove = (e: ReactPointerEvent<HTMLDivElement>) => {
     const px = pxOf(e);
-    setHoverPx(px);
+    setHover({ px, pointer: { x: e.clientX, y: e.clientY } });
     if (brush) setBrush({ from: brush.from, to: px });
   };
   const onPointerUp = (e: ReactPointerEvent<HTMLDivElement>) => {
@@ -124,7 +126,7 @@ export function TimelineChart(props: Props) {
     if (Math.abs(px - brush.from) >= BRUSH_MIN_PX) props.onBrush(brushRange(scale, brush.from, px));
   };
 
-  const hoverUs = hoverPx !== null ? scale.us(hoverPx) : null;
+  const hoverUs = hover !== null ? scale.us(hover.px) : null;
   const totalHeight = rows.reduce((h, r) => h + (r.kind === 'host' ? HOST_ROW_HEIGHT : rowHeight(r.info)), 0);
   const visibleNotes = annotations
     .map((a) => ({ a, us: epochUsFromIso(a.ts) }))
@@ -191,7 +193,7 @@ export function TimelineChart(props: Props) {
               className="tl-canvas"
               data-track={row.info.id}
               data-testid="timeline-track"
-              style={{ width: plotWidth, height: rowHeight(row.info) }}
+              style={{ width: plotWidth, height: canvasHeight(row.info) }}
               ref={(el) => {
                 if (el) canvases.current.set(row.info.id, el);
                 else canvases.current.delete(row.info.id);
@@ -207,7 +209,7 @@ export function TimelineChart(props: Props) {
           onPointerMove={onPointerMove}
           onPointerUp={onPointerUp}
           onPointerLeave={() => {
-            if (!brush) setHoverPx(null);
+            if (!brush) setHover(null);
           }}
         >
           {visibleNotes.map(({ a, us }) => (
@@ -220,10 +222,10 @@ export function TimelineChart(props: Props) {
               style={{ left: Math.min(brush.from, brush.to), width: Math.abs(brush.to - brush.from) }}
             />
           ) : null}
-          {hoverPx !== null ? <div className="tl-crosshair" style={{ left: hoverPx }} /> : null}
+          {hover !== null ? <div className="tl-crosshair" style={{ left: hover.px }} /> : null}
         </div>
-        {hoverPx !== null && hoverUs !== null && grid && !brush ? (
-          <HoverTip rows={rows} grid={grid} us={hoverUs} px={hoverPx} plotWidth={plotWidth} toleranceUs={4 / scale.pxPerUs} />
+        {hover !== null && hoverUs !== null && grid && !brush ? (
+          <HoverTip rows={rows} grid={grid} us={hoverUs} pointer={hover.pointer} toleranceUs={4 / scale.pxPerUs} />
         ) : null}
       </div>
     </div>
@@ -321,21 +323,29 @@ function TrackLabel({ info, data, extent }: { info: TrackInfo; data: TrackData |
   );
 }
 
-function HoverTip({
-  rows,
-  grid,
-  us,
-  px,
-  plotWidth,
-  toleranceUs,
-}: {
-  rows: Row[];
-  grid: Grid;
-  us: number;
-  px: number;
-  plotWidth: number;
-  toleranceUs: number;
-}) {
+/** One column for a few tracks, two or three for many, so fewer of them are cut off at the window's height. */
+function tipColumns(sections: number): string {
+  if (sections > 24) return ' tl-tip--wide tl-tip--widest';
+  return sections > 8 ? ' tl-tip--wide' : '';
+}
+
+/** Every track's value at the pointer's time, beside the pointer and inside the viewport (tipPlacement.ts). */
+function HoverTip({ rows, grid, us, pointer, toleranceUs }: { rows: Row[]; grid: Grid; us: number; pointer: Point; toleranceUs: number }) {
+  const ref = useRef<HTMLDivElement>(null);
+  // Placed once its size is known, before the browser paints: its content changes with every move.
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    // Measured at the viewport's corner: where it last stood may have narrowed its shrink-to-fit width.
+    el.style.left = '0px';
+    el.style.top = '0px';
+    el.style.maxHeight = '';
+    const viewport = { width: document.documentElement.clientWidth, height: document.documentElement.clientHeight };
+    const place = placeTip(pointer, { width: el.offsetWidth, height: el.offsetHeight }, viewport);
+    el.style.left = `${place.left}px`;
+    el.style.top = `${place.top}px`;
+    if (place.maxHeight !== null) el.style.maxHeight = `${place.maxHeight}px`;
+  });
   const sections: { id: string; title: string; lines: HoverLine[] }[] = [];
   let host = '';
   for (const row of rows) {
@@ -347,14 +357,8 @@ function HoverTip({
     const unit = row.info.type === 'metric' ? row.info.unit : null;
     sections.push({ id: row.info.id, title: `${host} · ${row.info.label}`, lines: hoverLines(row.data, grid, us, toleranceUs, unit) });
   }
-  const flip = px > plotWidth * 0.6;
   return (
-    <div
-      className={`tl-tip${sections.length > 8 ? ' tl-tip--wide' : ''}`}
-      data-testid="timeline-tooltip"
-      role="status"
-      style={flip ? { right: plotWidth - px + 12 } : { left: px + 12 }}
-    >
+    <div ref={ref} className={`tl-tip${tipColumns(sections.length)}`} data-testid="timeline-tooltip" role="status">
       <div className="tl-tip__time mono">{formatInstant(us, 'utc')}</div>
       <div className="tl-tip__time mono muted">{formatInstant(us, 'local')}</div>
       {sections.map((s) => (

@@ -55,7 +55,7 @@ export function TrackPicker({
   return (
     <details className="tl-picker card" data-testid="track-picker">
       <summary>
-        Tracks <span className="muted">({chosen.length} shown)</span>
+        Tracks <span className="muted">({chosen.length} shown of {listing.hosts.reduce((n, h) => n + h.tracks.length, 0)})</span>
       </summary>
       <div className="tl-picker__actions">
         <button type="button" className="btn btn--small" onClick={onDefaults}>

@@ -4,6 +4,10 @@ import type { TrackInfo } from './api';
 export const LABEL_WIDTH = 230;
 export const HOST_ROW_HEIGHT = 28;
 
+/** The line under each track's canvas, inside its row (labels are as tall, border included). */
+export const TRACK_BORDER = 1;
+
+/** A track's row in both columns, its bottom border included. */
 export function rowHeight(info: TrackInfo): number {
   switch (info.type) {
     case 'cpu':
@@ -15,4 +19,9 @@ export function rowHeight(info: TrackInfo): number {
     case 'metric':
       return 46;
   }
+}
+
+/** What a track's canvas draws in: its row less the border, so canvases and labels stay level. */
+export function canvasHeight(info: TrackInfo): number {
+  return rowHeight(info) - TRACK_BORDER;
 }

@@ -1,4 +1,4 @@
-"""Bucket arithmetic for the timeline, in integer epoch microseconds (pure: no database, no HTTP).
+"""The timeline's bucket grid, in integer epoch microseconds (pure: no database, no HTTP).
 
 Widths are "nice" (1, 2 or 5 x 10^n µs) so axis ticks and hover times read as round numbers, and
 every bucket starts at a multiple of its width from the Unix epoch: the same grid `date_bin` and
@@ -66,6 +66,10 @@ class Grid:
     @property
     def end(self) -> datetime:
         return from_epoch_us(self.end_us)
+
+    def edges_us(self) -> list[int]:
+        """Every bucket's start and the last bucket's end: one more edge than buckets."""
+        return [self.start_us + i * self.width_us for i in range(self.count + 1)]
 
 
 def grid_for(start_us: int, end_us: int, width_px: int) -> Grid:
