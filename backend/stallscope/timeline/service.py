@@ -12,6 +12,7 @@ from typing import Literal
 from sqlalchemy.orm import Session
 
 from stallscope.incidents.service import require_incident
+from stallscope.ingest.clock import stored_mode
 from stallscope.ingest.proc_stacks import events as proc_stack_events
 from stallscope.kit.errors import Invalid
 from stallscope.timeline import offcpu, repository
@@ -120,7 +121,7 @@ def list_tracks(session: Session, sel: Selection) -> TracksOut:
                         kind=c.kind,
                         format=c.format,
                         status=c.status,
-                        clock_mode=str(c.clock.get("mode", "unknown")),
+                        clock_mode=stored_mode(c.clock),
                         clock_note=str(c.clock.get("note", "")),
                         time_start=c.time_start,
                         time_end=c.time_end,
