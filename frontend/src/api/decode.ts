@@ -1,8 +1,9 @@
 /**
- * Run-time checks of JSON, for what the API contract cannot vouch for: the flame graph's tree (its
- * decoder copies only the fields the chart reads, iteratively, so that stacks of any depth decode in
- * one pass over tens of thousands of nodes) and data that does not come from the API (an exported
- * bundle's embedded file). Every other answer is typed by the contract (contract.ts) and read as is.
+ * The run-time checks of JSON that remain: the flame graph's tree, whose decoder keeps only what the
+ * chart reads of tens of thousands of nodes, iteratively so that stacks of any depth decode (the
+ * diff's tree decoder, in features/diff/api.ts, shares its pieces), and the envelope of an exported
+ * bundle's embedded data, which is not an API answer. Every answer is typed by the contract
+ * (contract.ts) and otherwise read as it comes.
  */
 import { membersOf } from './contract';
 import type { FlameNode, FlameResponse, FrameKind } from './types';
