@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Query, Request, status
 
 from stallscope.auth import audit, users
 from stallscope.auth.guard import Admin
-from stallscope.auth.schemas import UserChange, UserCreate, UserOut
+from stallscope.auth.schemas import AuditEntryOut, UserChange, UserCreate, UserOut
 from stallscope.deps import SessionDep
 
 router = APIRouter(tags=["admin"])
@@ -60,9 +60,9 @@ def read_audit(
     until: Annotated[datetime | None, Query(description="Before this time, ISO 8601")] = None,
     before: Annotated[int | None, Query(description="Entries older than this entry id (paging)")] = None,
     limit: Annotated[int, Query(ge=1, le=1000)] = 200,
-) -> list[dict[str, Any]]:
+) -> list[AuditEntryOut]:
     """The audit log, newest first."""
-    return audit.entries(
+    found = audit.entries(
         session,
         actor=actor,
         action=action,
@@ -72,3 +72,4 @@ def read_audit(
         before_id=before,
         limit=limit,
     )
+    return [AuditEntryOut.model_validate(entry) for entry in found]

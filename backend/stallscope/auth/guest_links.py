@@ -9,7 +9,7 @@ stored.
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, get_args
 
 from sqlalchemy import text
 from sqlalchemy.orm import Session
@@ -18,13 +18,13 @@ from stallscope.auth import audit
 from stallscope.auth.login import NewSession, start_session
 from stallscope.auth.principal import Principal
 from stallscope.auth.roles import Role
-from stallscope.auth.schemas import GuestLinkCreate, GuestLinkOut
+from stallscope.auth.schemas import GuestLinkCreate, GuestLinkOut, GuestView
 from stallscope.auth.secrets import digest_of, new_secret, shown_prefix
 from stallscope.kit.errors import Invalid, NotFound, Unauthorized
 
 GUEST_PREFIX = "ssg_"
 DEFAULT_DAYS = 14
-VIEWS = ("timeline", "flame", "diff", "threads", "heatmap", "metrics", "events", "snapshots", "findings")
+VIEWS: tuple[GuestView, ...] = get_args(GuestView)
 """What a link may be limited to; each names a view and the API routes behind it."""
 VIEW_ROUTES: dict[str, tuple[str, ...]] = {
     "timeline": ("/api/timeline",),

@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from stallscope.auth.roles import Permission
+from stallscope.kit.answer_model import AnswerModel
 from stallscope.kit.text import SingleLine
 
 AccountRole = Literal["viewer", "responder", "admin"]
+GuestView = Literal[
+    "timeline", "flame", "diff", "threads", "heatmap", "metrics", "events", "snapshots", "findings"
+]
+"""The views a guest link may be limited to (`guest_links.VIEW_ROUTES` names the API routes of each)."""
 
 
 class LoginIn(BaseModel):
@@ -30,7 +36,7 @@ class UserOut(BaseModel):
     disabled_at: datetime | None
 
 
-class MeOut(BaseModel):
+class MeOut(AnswerModel):
     """Who the console is talking to: a person, or a guest link's holder."""
 
     name: str
@@ -40,10 +46,26 @@ class MeOut(BaseModel):
     incident_id: int | None
     """Guests: the one incident the link opens."""
     capture_ids: list[int] | None
-    views: list[str] | None
-    permissions: list[str]
+    views: list[GuestView] | None
+    permissions: list[Permission]
     expires_at: datetime | None = None
     """Guests: when the link stops working."""
+
+
+class AuditEntryOut(BaseModel):
+    id: int
+    at: datetime
+    actor_kind: str
+    """The actor's role when it acted, or "system" for the console itself."""
+    actor_id: int | None
+    actor_name: str
+    action: str
+    object_type: str
+    object_id: str | None
+    incident_id: int | None
+    detail: dict[str, Any]
+    """What changed, as the action records it."""
+    address: str | None
 
 
 class UserCreate(BaseModel):
@@ -101,7 +123,7 @@ class GuestLinkOut(BaseModel):
     label: str
     prefix: str
     capture_ids: list[int] | None
-    views: list[str] | None
+    views: list[GuestView] | None
     created_by: int | None
     created_at: datetime
     expires_at: datetime

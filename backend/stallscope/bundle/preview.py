@@ -16,7 +16,13 @@ from sqlalchemy.orm import Session
 from stallscope.auth.principal import Principal
 from stallscope.bundle import repository
 from stallscope.bundle.redaction_choice import redactor_for
-from stallscope.bundle.schemas import BundleRequest, PreviewExample, PreviewRule, RedactionPreviewOut
+from stallscope.bundle.schemas import (
+    BundleRequest,
+    PreviewExample,
+    PreviewRule,
+    RedactionPolicyOut,
+    RedactionPreviewOut,
+)
 from stallscope.bundle.service import choose_captures
 from stallscope.redaction import policy_to_json
 
@@ -51,7 +57,7 @@ def preview(
             )
             for rule in found.rules
         ],
-        policy=policy_to_json(redactor.policy),
+        policy=RedactionPolicyOut.model_validate(policy_to_json(redactor.policy)),
         sources=len(samples),
     )
 

@@ -8,6 +8,27 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 
+class CustomRuleOut(BaseModel):
+    """One of the policy's own patterns: every match becomes `<name>-N`."""
+
+    name: str
+    pattern: str
+    enabled: bool
+
+
+class RedactionPolicyOut(BaseModel):
+    """A redaction policy in `redaction/policy_io.py`'s JSON shape: what the preview answers, and what a
+    custom export sends back (as `RedactionChoice.policy`)."""
+
+    rules: dict[str, bool]
+    """Built-in rules by id (hostnames, users, addresses, paths, arguments, containers): on or off."""
+    path_prefixes: list[str]
+    path_depth: int
+    hash_symbols: bool
+    """The `symbols` rule: application symbols become `sym-<hash>`."""
+    custom: list[CustomRuleOut]
+
+
 class RedactionChoice(BaseModel):
     """`default` (every built-in rule), `none`, or `custom` with the rules the preview edited."""
 
@@ -65,7 +86,7 @@ class RedactionPreviewOut(BaseModel):
     """Each rule, how often it matches what the bundle would hold, and examples in context."""
 
     rules: list[PreviewRule]
-    policy: dict[str, Any]
+    policy: RedactionPolicyOut
     sources: int
     """How many texts were looked at."""
 

@@ -5,8 +5,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
+from stallscope.ingest.clock import WALL_CLOCK_MODES, ClockMode, stored_mode
+from stallscope.kit.answer_model import AnswerModel
 from stallscope.kit.text import SingleLine
 
 CaptureStatus = Literal["queued", "parsing", "ready", "partial", "empty", "failed"]
@@ -18,7 +20,7 @@ class WarningOut(BaseModel):
     message: str
 
 
-class EventOut(BaseModel):
+class EventOut(AnswerModel):
     name: str
     samples: int
     weight: int = 0
@@ -53,7 +55,45 @@ class StartRequest(BaseModel):
     )
 
 
-class CaptureOut(BaseModel):
+class ClockOut(AnswerModel):
+    """How the capture's times were put on UTC, beside the rest of the clock info stored with it
+    (anchors, a time column given at upload…), which is passed through as it is."""
+
+    model_config = ConfigDict(extra="allow")
+
+    mode: ClockMode | None
+    """None until a parse has mapped the capture's clock."""
+    wall_clock: bool
+    """The mode gives wall-clock times, comparable across captures and hosts."""
+    note: str
+    """How the mode was chosen, in words."""
+    offset_ns: int
+    """Added to capture-clock times that are not already epoch times."""
+    shift_ns: int
+    """A person's correction of the whole capture."""
+
+    @classmethod
+    def of(cls, stored: dict[str, Any]) -> ClockOut:
+        """Before its first parse a capture's clock info is what the uploader sent, which may hold
+        anything: a known key of the wrong type shows as its default, never as an error."""
+        mode = stored_mode(stored)
+        return cls.model_validate(
+            {
+                **stored,
+                "mode": mode,
+                "wall_clock": mode in WALL_CLOCK_MODES,
+                "note": note if isinstance(note := stored.get("note"), str) else "",
+                "offset_ns": _int(stored.get("offset_ns")),
+                "shift_ns": _int(stored.get("shift_ns")),
+            }
+        )
+
+
+def _int(value: object) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+class CaptureOut(AnswerModel):
     id: int
     incident_id: int
     host: str | None
@@ -76,7 +116,7 @@ class CaptureOut(BaseModel):
     events: list[EventOut]
     time_start: datetime | None
     time_end: datetime | None
-    clock: dict[str, Any]
+    clock: ClockOut
     record_counts: dict[str, int]
     meta: dict[str, Any]
     created_at: datetime

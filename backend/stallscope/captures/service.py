@@ -8,7 +8,7 @@ from pathlib import Path
 from sqlalchemy.orm import Session
 
 from stallscope.captures import repository
-from stallscope.captures.schemas import CaptureOut, EventOut, UploadInfo, WarningOut
+from stallscope.captures.schemas import CaptureOut, ClockOut, EventOut, UploadInfo, WarningOut
 from stallscope.incidents.service import require_incident
 from stallscope.ingest.clock import START_GIVEN_KEY
 from stallscope.kit.blobstore import StoredBlob
@@ -68,7 +68,7 @@ def to_out(capture: Capture, host: str | None) -> CaptureOut:
         events=[EventOut(**e) for e in capture.events],
         time_start=capture.time_start,
         time_end=capture.time_end,
-        clock=capture.clock,
+        clock=ClockOut.of(capture.clock or {}),
         record_counts=capture.record_counts,
         meta=capture.meta,
         created_at=capture.created_at,

@@ -17,6 +17,7 @@ from stallscope.auth.scope import SEE_QUERY
 from stallscope.config import get_settings
 from stallscope.deps import SessionDep
 from stallscope.diff import service
+from stallscope.diff.schemas import DiffOut
 from stallscope.flame.router import (
     DEFAULT_MAX_DEPTH,
     MAX_NODE_BUDGET,
@@ -94,7 +95,7 @@ SideA = Annotated[SampleFilter, Depends(side_filter("a"))]
 SideB = Annotated[SampleFilter, Depends(side_filter("b"))]
 
 
-@router.get("/api/diff", dependencies=[READ, SEE_QUERY])
+@router.get("/api/diff", response_model=DiffOut, dependencies=[READ, SEE_QUERY])
 def diff(
     session: SessionDep,
     a: SideA,

@@ -2,12 +2,34 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import NotRequired
 
 from pydantic import BaseModel
+from typing_extensions import TypedDict
 
 from stallscope.analysis.diff import FunctionDelta, Normalize
-from stallscope.flame.schemas import FlameSource
+from stallscope.flame.schemas import FlameSource, FrameKind
+from stallscope.kit.answer_model import AnswerModel
+
+
+class DiffNode(TypedDict):
+    """A frame of the diff's tree, for the OpenAPI schema (the answer's tree is written as JSON text
+    straight from arrays, never through a model). `value` is the width drawn: B's weight."""
+
+    name: str
+    kind: FrameKind
+    value: int
+    a: int
+    b: int
+    delta: float
+    """`b` minus `a` times the answer's `scale`."""
+    share_delta: float
+    """B's share of its total minus A's of its own."""
+    children: list[DiffNode]
+    truncated: NotRequired[bool]
+    """Sent (true) when pruning folded some of the frame's descendants away."""
+    folded_frames: NotRequired[int]
+    """A "(deeper)" frame's: how many frames below the depth budget it stands for."""
 
 
 class SideOut(BaseModel):
@@ -35,8 +57,10 @@ class FunctionOut(BaseModel):
         return cls.model_validate(row.as_dict())
 
 
-class DiffOut(BaseModel):
-    root: dict[str, Any]
+class DiffOut(AnswerModel):
+    """`GET /api/diff`'s body: the route writes it itself, so this model only states its schema."""
+
+    root: DiffNode
     a: SideOut
     b: SideOut
     source: FlameSource

@@ -7,6 +7,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
+from stallscope.ingest.model import EventKind
+
 EventSort = Literal["time", "duration"]
 
 
@@ -14,7 +16,7 @@ class EventOut(BaseModel):
     capture_id: int
     ts: datetime
     duration_ns: int | None
-    kind: str
+    kind: EventKind
     name: str
     pid: int | None
     tid: int | None

@@ -1,11 +1,69 @@
-"""Request and response bodies of the findings API (the findings themselves are the engine's JSON)."""
+"""Request and response bodies of the findings API; a finding is the engine's JSON
+(`analysis/findings/finding.py`, `Finding.as_json`), with the verdict given on it."""
 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, Field
+
+from stallscope.kit.answer_model import AnswerModel
+
+Verdict = Literal["confirmed", "dismissed"]
+
+
+class ThreadRefOut(BaseModel):
+    host: str
+    pid: int | None
+    tid: int | None
+    comm: str
+
+
+class EvidenceOut(BaseModel):
+    """One quantified fact: `label: text`, the number behind it, and the console view that shows it."""
+
+    label: str
+    text: str
+    value: float | None
+    unit: str | None
+    """`share` (0 to 1), `ns`, `count`, `per_s`, `bytes`, `percent`."""
+    baseline: float | None
+    """The same number on the baseline side, when there is one."""
+    view: str | None
+    """A path of the console's routes with its query, e.g. `/flame?incident=1&q=rwsem_down`."""
+
+
+class GivenVerdictOut(BaseModel):
+    verdict: Verdict
+    note: str
+    at: datetime
+
+
+class FindingOut(AnswerModel):
+    id: str
+    title: str
+    severity: Literal["critical", "warning", "info"]
+    confidence: float
+    """0 to 1."""
+    summary: str
+    hosts: list[str]
+    threads: list[ThreadRefOut]
+    time_range_ns: tuple[int, int] | None
+    """Epoch nanoseconds, [start, end]."""
+    capture_ids: list[int]
+    evidence: list[EvidenceOut]
+    baseline: str | None
+    """One sentence comparing with the baseline hosts."""
+    next_checks: list[str]
+    remediation: str
+    references: list[str]
+    score: float
+    """How much of the symptom this explains (0 to 1): ranks findings of the same severity."""
+    view: str
+    """The one view that shows the cause best."""
+    verdict: GivenVerdictOut | None = None
+    """A person's verdict on a stored finding; a time window's findings are not stored and have none."""
 
 
 class FindingsOut(BaseModel):
@@ -19,8 +77,8 @@ class FindingsOut(BaseModel):
     captures_pending: int
     """Captures of the incident still queued or parsing: findings will change when they are done."""
     notes: list[str]
-    findings: list[dict[str, Any]]
-    """Most severe and most confident first; each with `verdict` (null, or confirmed/dismissed)."""
+    findings: list[FindingOut]
+    """Most severe and most confident first."""
 
 
 class BaselineIn(BaseModel):
@@ -28,12 +86,12 @@ class BaselineIn(BaseModel):
 
 
 class VerdictIn(BaseModel):
-    verdict: Literal["confirmed", "dismissed"] | None
+    verdict: Verdict | None
     note: str = Field(default="", max_length=2000)
 
 
 class VerdictOut(BaseModel):
-    verdict: Literal["confirmed", "dismissed"] | None
+    verdict: Verdict | None
     note: str
     at: datetime | None
 
@@ -61,4 +119,4 @@ class WindowFindingsOut(BaseModel):
     capture_ids: list[int]
     duration_ms: float
     notes: list[str]
-    findings: list[dict[str, Any]]
+    findings: list[FindingOut]

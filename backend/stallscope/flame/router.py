@@ -16,7 +16,7 @@ from stallscope.deps import SessionDep
 from stallscope.flame import service
 from stallscope.flame.catalog import catalog
 from stallscope.flame.repository import stack_exists
-from stallscope.flame.schemas import FacetsOut, FlameOut, FlameSource, FrameOut, SampleFilter, WithinSecond
+from stallscope.flame.schemas import FacetsOut, FlameAnswer, FlameSource, FrameOut, SampleFilter, WithinSecond
 from stallscope.kit.errors import Invalid, NotFound
 
 router = APIRouter(tags=["flame"])
@@ -113,7 +113,7 @@ MaxDepthQuery = Annotated[
 ]
 
 
-@router.get("/api/flame", response_model=FlameOut, dependencies=[READ, SEE_QUERY])
+@router.get("/api/flame", response_model=FlameAnswer, dependencies=[READ, SEE_QUERY])
 def flame_graph(
     session: SessionDep,
     flt: FilterDep,

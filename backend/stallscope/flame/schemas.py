@@ -3,11 +3,32 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, Literal, NotRequired
 
 from pydantic import BaseModel
+from typing_extensions import TypedDict
+
+from stallscope.kit.answer_model import AnswerModel
 
 FlameSource = Literal["samples", "off-cpu", "proc-stack"]
+FrameKind = Literal["root", "process", "user", "kernel", "jit", "inline", "unknown", "other", "deeper"]
+"""`other`: what the node budget folded away under a frame; `deeper`: what lies below the depth budget."""
+
+
+class FlameNode(TypedDict):
+    """A frame of a flame graph's tree, for the OpenAPI schema: the answers write their trees as JSON
+    text straight from arrays (`analysis/tree_text.py`), never through a model."""
+
+    name: str
+    value: int
+    """The frame's inclusive weight, in the answer's unit."""
+    samples: int
+    kind: FrameKind
+    children: list[FlameNode]
+    truncated: NotRequired[bool]
+    """Sent (true) when pruning folded some of the frame's descendants away."""
+    folded_frames: NotRequired[int]
+    """A "(deeper)" frame's: how many frames below the depth budget it stands for."""
 
 
 class WithinSecond(BaseModel):
@@ -67,8 +88,9 @@ class SampleFilter(BaseModel):
         return self.start is None and self.end is None and self.within is None
 
 
-class FlameOut(BaseModel):
-    root: dict[str, Any]
+class FlameFields(AnswerModel):
+    """A flame graph answer's fields but its tree."""
+
     total: int
     total_samples: int
     unit: str
@@ -85,6 +107,18 @@ class FlameOut(BaseModel):
     """Of `pruned_nodes`, those below the depth budget; a zoom into a "(deeper)" frame's parent loads them."""
     height: int = 0
     """Levels below `root` in this answer."""
+
+
+class FlameOut(FlameFields):
+    """A flame graph made in process (the postmortem's images), its tree as parsed JSON."""
+
+    root: dict[str, Any]
+
+
+class FlameAnswer(FlameFields):
+    """`GET /api/flame`'s body: the route writes it itself, so this model only states its schema."""
+
+    root: FlameNode
 
 
 class FrameOut(BaseModel):

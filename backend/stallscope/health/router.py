@@ -12,6 +12,7 @@ from stallscope import __version__
 from stallscope.config import get_settings
 from stallscope.deps import database_url
 from stallscope.health.checks import Check, check_broker, check_database, check_workers
+from stallscope.health.schemas import CheckOut, ChecksOut, HealthOut
 
 router = APIRouter(tags=["meta"])
 
@@ -27,7 +28,11 @@ async def _run(check: Callable[[], Check]) -> Check:
         return Check(False, f"no answer within {CHECK_TIMEOUT_S:.0f} s")
 
 
-@router.get("/api/health")
+@router.get(
+    "/api/health",
+    response_model=HealthOut,
+    responses={503: {"model": HealthOut, "description": "A part is down: the same body names it"}},
+)
 async def health() -> JSONResponse:
     url = database_url(get_settings())
     database, broker, workers = await asyncio.gather(
@@ -35,11 +40,14 @@ async def health() -> JSONResponse:
         _run(check_broker),
         _run(lambda: check_workers(url)),
     )
-    checks = {"database": database, "broker": broker, "worker": workers}
-    ok = all(c.ok for c in checks.values())
-    body = {
-        "status": "ok" if ok else "unavailable",
-        "version": __version__,
-        "checks": {name: {"ok": c.ok, "detail": c.detail} for name, c in checks.items()},
-    }
-    return JSONResponse(body, status_code=200 if ok else 503)
+    ok = database.ok and broker.ok and workers.ok
+    body = HealthOut(
+        status="ok" if ok else "unavailable",
+        version=__version__,
+        checks=ChecksOut(database=_out(database), broker=_out(broker), worker=_out(workers)),
+    )
+    return JSONResponse(body.model_dump(), status_code=200 if ok else 503)
+
+
+def _out(check: Check) -> CheckOut:
+    return CheckOut(ok=check.ok, detail=check.detail)

@@ -7,6 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from stallscope.kit.answer_model import AnswerModel
 from stallscope.kit.text import MultiLine, SingleLine
 
 Severity = Literal["sev1", "sev2", "sev3", "sev4"]
@@ -34,7 +35,7 @@ class IncidentCreate(BaseModel):
         return value
 
 
-class IncidentOut(BaseModel):
+class IncidentOut(AnswerModel):
     model_config = ConfigDict(from_attributes=True)
 
     id: int

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from statistics import median_low
-from typing import Any
+from typing import Any, Literal, get_args
 
 import numpy as np
 
@@ -31,8 +31,25 @@ EPOCH_NS_THRESHOLD = 10**18
 recorded with `-k CLOCK_REALTIME` prints them in its time column."""
 
 
-WALL_CLOCK_MODES = frozenset({"realtime", "anchor", "host-anchor", "perf-tod", "user-offset", "user-start"})
+ClockMode = Literal[
+    "unaligned", "anchor", "host-anchor", "perf-tod", "realtime", "user-offset", "user-start", "none"
+]
+"""How a capture's times were put on UTC (`_mapping` says when each applies); the API and the front
+end's generated types name the same modes."""
+CLOCK_MODES: frozenset[ClockMode] = frozenset(get_args(ClockMode))
+WALL_CLOCK_MODES: frozenset[ClockMode] = frozenset(
+    {"realtime", "anchor", "host-anchor", "perf-tod", "user-offset", "user-start"}
+)
 """Modes whose times are wall-clock times, comparable across captures and hosts."""
+
+
+def stored_mode(info: dict[str, Any]) -> ClockMode | None:
+    """The mode a parse stored in a capture's clock info; None before one (the info is then what the
+    uploader sent, which may hold anything)."""
+    mode = info.get("mode")
+    return mode if mode in CLOCK_MODES else None
+
+
 START_GIVEN_KEY = "start_given_ns"
 """Clock info key: the wall-clock start (epoch ns) a person gave for a capture with nothing to align it."""
 
@@ -103,8 +120,7 @@ class HostAnchors:
 
 @dataclass(frozen=True, slots=True)
 class ClockMapping:
-    mode: str
-    """unaligned | anchor | host-anchor | perf-tod | user-start | realtime | user-offset | none"""
+    mode: ClockMode
     offset_ns: int
     """Added to capture-clock times that are not already epoch times."""
     shift_ns: int

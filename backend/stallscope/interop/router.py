@@ -30,7 +30,17 @@ def _attachment(name: str) -> dict[str, str]:
     return {"Content-Disposition": f'attachment; filename="{name}"'}
 
 
-@router.get("/api/flame/export", dependencies=[READ, SEE_QUERY])
+@router.get(
+    "/api/flame/export",
+    dependencies=[READ, SEE_QUERY],
+    response_class=Response,
+    responses={
+        200: {
+            "content": {"application/octet-stream": {}, "application/json": {}},
+            "description": "pprof's gzipped protobuf, or speedscope's JSON file",
+        }
+    },
+)
 def flame_export(
     session: SessionDep,
     flt: FilterDep,
@@ -59,7 +69,12 @@ def _zoned(name: str, value: datetime | None) -> datetime | None:
     return value
 
 
-@router.get("/api/timeline/export", dependencies=[READ, SEE_QUERY])
+@router.get(
+    "/api/timeline/export",
+    dependencies=[READ, SEE_QUERY],
+    response_class=Response,
+    responses={200: {"content": {"application/json": {}}, "description": "A Chrome trace-event JSON file"}},
+)
 def timeline_export(
     session: SessionDep,
     sel: SelectionDep,

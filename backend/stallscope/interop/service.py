@@ -106,7 +106,7 @@ def timeline_trace(
     records = [
         TraceRecord(
             epoch_us(e.ts),
-            e.kind,
+            e.kind.value,
             e.name,
             host_of[e.capture_id],
             e.pid,

@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from stallscope.analysis.metric_kinds import SeriesKind
+from stallscope.kit.answer_model import AnswerModel
 
 
-class SeriesOut(BaseModel):
+class SeriesOut(AnswerModel):
     id: int
     capture_id: int
     name: str
-    labels: dict[str, Any]
+    labels: dict[str, str]
     unit: str | None
     points: int
     first: datetime | None
@@ -28,7 +29,7 @@ class SeriesOut(BaseModel):
     """The kind its name and unit say; the points' `kind` also reads the values (a counter by shape)."""
 
 
-class PointOut(BaseModel):
+class PointOut(AnswerModel):
     ts: datetime
     avg: float
     min: float
@@ -42,7 +43,7 @@ class PointOut(BaseModel):
 Drawn = Literal["values", "rate"]
 
 
-class SeriesPoints(BaseModel):
+class SeriesPoints(AnswerModel):
     series_id: int
     bucket_ns: int
     points: list[PointOut]

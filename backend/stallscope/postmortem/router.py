@@ -6,7 +6,7 @@ not write; `roles.py` lists exporting under the same permission.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from fastapi import APIRouter, Request, Response
 
@@ -28,6 +28,11 @@ MEDIA_TYPES: dict[Format, str] = {
 }
 
 
+def _file(fmt: Format) -> dict[int | str, dict[str, Any]]:
+    """The OpenAPI answer of a download route: its file's media type, not JSON."""
+    return {200: {"content": {MEDIA_TYPES[fmt].split(";")[0]: {}}, "description": "The file"}}
+
+
 def _download(incident_id: int, fmt: Format, session: SessionDep, request: Request) -> Response:
     postmortem: Postmortem = build_postmortem(
         session, incident_id, base_url=str(request.base_url), principal=principal_of(request)
@@ -45,19 +50,34 @@ def _download(incident_id: int, fmt: Format, session: SessionDep, request: Reque
     return Response(body, media_type=MEDIA_TYPES[fmt], headers=headers)
 
 
-@router.get("/api/incidents/{incident_id}/postmortem.md", dependencies=[RESPOND, SEE_INCIDENT])
+@router.get(
+    "/api/incidents/{incident_id}/postmortem.md",
+    dependencies=[RESPOND, SEE_INCIDENT],
+    response_class=Response,
+    responses=_file("md"),
+)
 def postmortem_markdown(incident_id: int, session: SessionDep, request: Request) -> Response:
     """The postmortem as Markdown; its images are `images/<name>` (in the zip)."""
     return _download(incident_id, "md", session, request)
 
 
-@router.get("/api/incidents/{incident_id}/postmortem.html", dependencies=[RESPOND, SEE_INCIDENT])
+@router.get(
+    "/api/incidents/{incident_id}/postmortem.html",
+    dependencies=[RESPOND, SEE_INCIDENT],
+    response_class=Response,
+    responses=_file("html"),
+)
 def postmortem_html(incident_id: int, session: SessionDep, request: Request) -> Response:
     """The postmortem as one self-contained HTML page, its images inline."""
     return _download(incident_id, "html", session, request)
 
 
-@router.get("/api/incidents/{incident_id}/postmortem.zip", dependencies=[RESPOND, SEE_INCIDENT])
+@router.get(
+    "/api/incidents/{incident_id}/postmortem.zip",
+    dependencies=[RESPOND, SEE_INCIDENT],
+    response_class=Response,
+    responses=_file("zip"),
+)
 def postmortem_archive(incident_id: int, session: SessionDep, request: Request) -> Response:
     """`postmortem.md`, `postmortem.html` and `images/*.svg` in one zip."""
     return _download(incident_id, "zip", session, request)

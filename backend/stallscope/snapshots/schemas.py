@@ -6,6 +6,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from stallscope.kit.answer_model import AnswerModel
+
 
 class SnapshotRef(BaseModel):
     """One snapshot of an incident: a capture, and which take of it (0 for the collector's)."""
@@ -19,7 +21,7 @@ class SnapshotRef(BaseModel):
     source: Literal["collector", "text"]
 
 
-class KeyChangeOut(BaseModel):
+class KeyChangeOut(AnswerModel):
     section: str
     key: str
     status: Literal["changed", "added", "removed", "unchanged"]

@@ -7,7 +7,23 @@ from typing import Literal
 
 from pydantic import BaseModel
 
+from stallscope.kit.answer_model import AnswerModel
+
 StateSource = Literal["sched", "proc-sampler", "none"]
+ThreadState = Literal["running", "runnable", "sleeping", "uninterruptible", "other", "unknown"]
+"""`analysis/thread_timeline.STATES`: a thread's states, which add up to its observed wall time."""
+
+
+class StateTimesOut(AnswerModel):
+    """Nanoseconds in each state (0 for a state the thread was never in)."""
+
+    running: int = 0
+    runnable: int = 0
+    """Woken, waiting for a CPU."""
+    sleeping: int = 0
+    uninterruptible: int = 0
+    other: int = 0
+    unknown: int = 0
 
 
 class LatencyOut(BaseModel):
@@ -48,15 +64,15 @@ class ThreadOut(BaseModel):
     tid: int
     comm: str
     wall_ns: int
-    states: dict[str, int]
-    inferred: dict[str, int]
+    states: StateTimesOut
+    inferred: StateTimesOut
     """Of each state's time, what ends where the thread was next seen running (no closing event)."""
     other_states: dict[str, int]
     intervals: int
     inferred_intervals: int
     latency: LatencyOut
     wakers: list[WakerOut]
-    top_stacks: dict[str, list[TopStackOut]]
+    top_stacks: dict[ThreadState, list[TopStackOut]]
     """Per state, the heaviest blocking stacks by total time (at most 5), heaviest first."""
 
 
@@ -109,7 +125,7 @@ class ThreadsOut(BaseModel):
 class SegmentOut(BaseModel):
     start: datetime
     end: datetime
-    state: str
+    state: ThreadState
     inferred: bool
 
 

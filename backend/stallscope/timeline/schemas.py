@@ -8,9 +8,13 @@ covering [start_us + i·width_us, start_us + (i+1)·width_us).
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
+
+from stallscope.captures.schemas import CaptureStatus
+from stallscope.ingest.clock import ClockMode
+from stallscope.kit.answer_model import AnswerModel
 
 TrackType = Literal["cpu", "offcpu", "events", "metric"]
 
@@ -23,8 +27,9 @@ class CaptureRef(BaseModel):
     filename: str
     kind: str | None
     format: str | None
-    status: str
-    clock_mode: str
+    status: CaptureStatus
+    clock_mode: ClockMode | None
+    """None until a parse has mapped the capture's clock."""
     clock_note: str
     time_start: datetime | None
     time_end: datetime | None
@@ -51,7 +56,7 @@ class NameCount(BaseModel):
     max_ns: int | None
 
 
-class CpuTrack(BaseModel):
+class CpuTrack(AnswerModel):
     type: Literal["cpu"] = "cpu"
     id: str
     host: str
@@ -65,7 +70,7 @@ class CpuTrack(BaseModel):
     """/proc stack samples: the scheduler state the dumps were taken in, when they said."""
 
 
-class OffCpuTrack(BaseModel):
+class OffCpuTrack(AnswerModel):
     type: Literal["offcpu"] = "offcpu"
     id: str
     host: str
@@ -76,7 +81,7 @@ class OffCpuTrack(BaseModel):
     states: list[StateTotal]
 
 
-class EventsTrack(BaseModel):
+class EventsTrack(AnswerModel):
     type: Literal["events"] = "events"
     id: str
     host: str
@@ -88,13 +93,13 @@ class EventsTrack(BaseModel):
     names: list[NameCount]
 
 
-class MetricTrack(BaseModel):
+class MetricTrack(AnswerModel):
     type: Literal["metric"] = "metric"
     id: str
     host: str
     label: str
     name: str
-    labels: dict[str, Any]
+    labels: dict[str, str]
     unit: str | None
     system: bool
     """From a system sampler (the collector's /proc sampler, sysstat) rather than the application."""
@@ -142,7 +147,7 @@ class CpuGroup(BaseModel):
     counts: list[int]
 
 
-class CpuData(BaseModel):
+class CpuData(AnswerModel):
     type: Literal["cpu"] = "cpu"
     id: str
     source: str
@@ -157,7 +162,7 @@ class StateSeries(BaseModel):
     """Thread-nanoseconds off-CPU in this state within each bucket (÷ width = threads, on average)."""
 
 
-class OffCpuData(BaseModel):
+class OffCpuData(AnswerModel):
     type: Literal["offcpu"] = "offcpu"
     id: str
     source: str
@@ -178,7 +183,7 @@ class EventBuckets(BaseModel):
     max_ns: list[int | None]
 
 
-class EventsData(BaseModel):
+class EventsData(AnswerModel):
     type: Literal["events"] = "events"
     id: str
     source: str
@@ -200,7 +205,7 @@ class MetricBuckets(BaseModel):
     max: list[float | None]
 
 
-class MetricData(BaseModel):
+class MetricData(AnswerModel):
     type: Literal["metric"] = "metric"
     id: str
     source: str

@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 from stallscope.analysis import off_cpu_steps, timeline_buckets
 from stallscope.analysis.timeline_grid import Grid, epoch_us, grid_for
 from stallscope.incidents.service import require_incident
+from stallscope.ingest.clock import stored_mode
 from stallscope.ingest.proc_stacks import events as proc_stack_events
 from stallscope.kit.errors import Invalid
 from stallscope.timeline import repository
@@ -121,7 +122,7 @@ def list_tracks(session: Session, sel: Selection) -> TracksOut:
                         kind=c.kind,
                         format=c.format,
                         status=c.status,
-                        clock_mode=str(c.clock.get("mode", "unknown")),
+                        clock_mode=stored_mode(c.clock),
                         clock_note=str(c.clock.get("note", "")),
                         time_start=c.time_start,
                         time_end=c.time_end,

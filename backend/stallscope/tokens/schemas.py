@@ -6,6 +6,7 @@ from datetime import datetime
 
 from pydantic import BaseModel, Field
 
+from stallscope.kit.answer_model import AnswerModel
 from stallscope.kit.text import SingleLine
 
 
@@ -16,7 +17,7 @@ class TokenCreate(BaseModel):
     expires_at: datetime | None = Field(default=None, description="No uploads after this time")
 
 
-class TokenOut(BaseModel):
+class TokenOut(AnswerModel):
     id: int
     name: str
     prefix: str

@@ -1,4 +1,8 @@
-/** Minimal JSON-over-HTTP client: one place that turns non-2xx answers into ApiError. */
+/**
+ * Minimal JSON-over-HTTP client: one place that turns non-2xx answers into ApiError. Each call takes
+ * an `apiUrl` (contract.ts), so its answer has the type the API's schema gives that route.
+ */
+import type { Answer, ApiUrl, RequestBody, RouteOf } from './contract';
 import { measure } from '../shared/timing';
 
 export class ApiError extends Error {
@@ -93,17 +97,24 @@ export interface RequestTiming {
   decode: string;
 }
 
-export async function getJson<T>(url: string, decode: (v: unknown) => T, signal?: AbortSignal): Promise<T> {
+/**
+ * The answer of a GET, typed as the schema says. Not checked at run time: the contract is the
+ * back end's schema, which a test keeps equal to the one these types are generated from.
+ */
+export async function getJson<R extends RouteOf<'get'>>(url: ApiUrl<R>, signal?: AbortSignal): Promise<Answer<R, 'get'>> {
   const res = await send('GET', url, undefined, signal);
-  return decode(await readJson(res, url));
+  return (await readJson(res, url)) as Answer<R, 'get'>;
 }
 
-/** getJson, measured; `received` is when the body had arrived (a performance.now() time). */
-export async function getJsonTimed<T>(
-  url: string,
-  decode: (v: unknown) => T,
+/**
+ * getJson, measured; `received` is when the body had arrived (a performance.now() time). `decode`,
+ * for the few answers that have one (the flame and diff trees), runs inside the decode measure.
+ */
+export async function getJsonTimed<R extends RouteOf<'get'>, T = Answer<R, 'get'>>(
+  url: ApiUrl<R>,
   timing: RequestTiming,
   signal?: AbortSignal,
+  decode: (v: unknown) => T = (v) => v as T,
 ): Promise<{ value: T; received: number }> {
   const requested = performance.now();
   const res = await send('GET', url, undefined, signal);
@@ -115,34 +126,34 @@ export async function getJsonTimed<T>(
   return { value, received };
 }
 
-export async function postJson<T>(url: string, body: unknown, decode: (v: unknown) => T): Promise<T> {
+export async function postJson<R extends RouteOf<'post'>>(url: ApiUrl<R>, body: RequestBody<R, 'post'>): Promise<Answer<R, 'post'>> {
   const res = await send('POST', url, body);
-  return decode(await readJson(res, url));
+  return (await readJson(res, url)) as Answer<R, 'post'>;
 }
 
-export async function putJson<T>(url: string, body: unknown, decode: (v: unknown) => T): Promise<T> {
+export async function putJson<R extends RouteOf<'put'>>(url: ApiUrl<R>, body: RequestBody<R, 'put'>): Promise<Answer<R, 'put'>> {
   const res = await send('PUT', url, body);
-  return decode(await readJson(res, url));
+  return (await readJson(res, url)) as Answer<R, 'put'>;
 }
 
-export async function patchJson<T>(url: string, body: unknown, decode: (v: unknown) => T): Promise<T> {
+export async function patchJson<R extends RouteOf<'patch'>>(url: ApiUrl<R>, body: RequestBody<R, 'patch'>): Promise<Answer<R, 'patch'>> {
   const res = await send('PATCH', url, body);
-  return decode(await readJson(res, url));
+  return (await readJson(res, url)) as Answer<R, 'patch'>;
 }
 
 /** POST a JSON body for a file answer (a bundle's zip): the body as a Blob, errors as ApiError. */
-export async function postForBlob(url: string, body: unknown, signal?: AbortSignal): Promise<Blob> {
+export async function postForBlob<R extends RouteOf<'post'>>(url: ApiUrl<R>, body: RequestBody<R, 'post'>, signal?: AbortSignal): Promise<Blob> {
   const res = await send('POST', url, body, signal);
   return res.blob();
 }
 
 /** DELETE; the body, if any, is ignored. */
-export async function deleteRequest(url: string): Promise<void> {
+export async function deleteRequest(url: ApiUrl<RouteOf<'delete'>>): Promise<void> {
   await send('DELETE', url);
 }
 
 /** POST without a body for an action answered 204 (a restore); the answer's body, if any, is ignored. */
-export async function postNoContent(url: string): Promise<void> {
+export async function postNoContent(url: ApiUrl<RouteOf<'post'>>): Promise<void> {
   await send('POST', url);
 }
 

@@ -1,5 +1,6 @@
 /** Raw-body upload with progress. fetch() cannot report upload progress, XMLHttpRequest can. */
-import { decodeCapture } from './decode';
+import { routeQuery, type Answer, type ApiUrl, type RouteOf } from './contract';
+import type { UploadUrl } from './endpoints';
 import { ApiError, parseErrorText, REQUEST_HEADERS } from './http';
 import type { Capture } from './types';
 
@@ -11,14 +12,14 @@ export interface UploadOptions {
 }
 
 /** The upload URL with the options that are set (blank ones left out), as query parameters. */
-export function withUploadOptions(url: string, options: UploadOptions): string {
-  const p = new URLSearchParams();
+export function withUploadOptions<U extends string>(url: U, options: UploadOptions): U {
+  const p = routeQuery<'/api/incidents/{incident_id}/captures', 'post'>();
   const timeColumn = options.timeColumn?.trim() ?? '';
   if (timeColumn) p.set('time_column', timeColumn);
   const start = options.start?.trim() ?? '';
   if (start) p.set('start', start);
   if (p.toString() === '') return url;
-  return `${url}${url.includes('?') ? '&' : '?'}${p.toString()}`;
+  return `${url}${url.includes('?') ? '&' : '?'}${p.toString()}` as U;
 }
 
 export interface UploadHandle<T = Capture> {
@@ -26,14 +27,14 @@ export interface UploadHandle<T = Capture> {
   abort: () => void;
 }
 
-export function uploadCapture(url: string, file: Blob, onProgress: (fraction: number) => void): UploadHandle {
-  return uploadBody(url, file, decodeCapture, onProgress);
+export function uploadCapture(url: UploadUrl, file: Blob, onProgress: (fraction: number) => void): UploadHandle {
+  return uploadBody(url, file, onProgress);
 }
 
-/** POST `file` as the raw body and decode the JSON answer (a capture, an imported bundle…). */
-export function uploadBody<T>(url: string, file: Blob, decode: (v: unknown) => T, onProgress: (fraction: number) => void): UploadHandle<T> {
+/** POST `file` as the raw body; the JSON answer (a capture, an imported bundle…) as the route's schema types it. */
+export function uploadBody<R extends RouteOf<'post'>>(url: ApiUrl<R>, file: Blob, onProgress: (fraction: number) => void): UploadHandle<Answer<R, 'post'>> {
   const xhr = new XMLHttpRequest();
-  const promise = new Promise<T>((resolve, reject) => {
+  const promise = new Promise<Answer<R, 'post'>>((resolve, reject) => {
     xhr.open('POST', url);
     xhr.setRequestHeader('Content-Type', 'application/octet-stream');
     for (const [name, value] of Object.entries(REQUEST_HEADERS)) xhr.setRequestHeader(name, value);
@@ -43,7 +44,7 @@ export function uploadBody<T>(url: string, file: Blob, decode: (v: unknown) => T
     xhr.onload = () => {
       if (xhr.status >= 200 && xhr.status < 300) {
         try {
-          resolve(decode(JSON.parse(xhr.responseText)));
+          resolve(JSON.parse(xhr.responseText) as Answer<R, 'post'>);
         } catch (e) {
           reject(e instanceof Error ? e : new Error(String(e)));
         }

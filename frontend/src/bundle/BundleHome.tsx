@@ -29,7 +29,7 @@ export function BundleHome({ data }: { data: BundleData }) {
           #{incident.id} {incident.title}
         </h1>
         <p className="bundle-facts" data-testid="bundle-facts">
-          <SeverityBadge severity={incident.severity} /> <span>{STATUS_LABEL[incident.status ?? 'investigating']}</span> · started{' '}
+          <SeverityBadge severity={incident.severity} /> <span>{STATUS_LABEL[incident.status]}</span> · started{' '}
           <Time iso={incident.started_at} /> · exported <Time iso={data.exportedAt} /> · redacted: {data.redacted ? 'yes' : 'no'} · Stallscope{' '}
           {data.stallscopeVersion}
         </p>

@@ -1,8 +1,10 @@
 /**
  * The data an exported bundle embeds in its `index.html` (one JSON script element filled in by the
- * exporter), decoded at the boundary: what the home page lists and the answers the views replay.
+ * exporter), decoded at the boundary: what the home page lists and the answers the views replay. The
+ * answers, the incident's too, are the console's own, written by the same version as this viewer
+ * (the exporter builds both into one file), so they are typed by the API contract as they are.
  */
-import { arr, bool, decodeIncident, obj, oneOf, str } from '../api/decode';
+import { arr, bool, num, obj, oneOf, str } from '../api/decode';
 import type { Incident } from '../api/types';
 
 /** The element the exporter fills: its text replaces the placeholder comment of the template. */
@@ -60,7 +62,8 @@ export function decodeBundle(v: unknown): BundleData {
     throw new Error(`bundle version ${JSON.stringify(version)} is not one this viewer reads (1 to ${BUNDLE_VERSION})`);
   }
   const responses = new Map(Object.entries(obj(o.responses, 'bundle.responses')));
-  const incident = decodeIncident(o.incident, 'bundle.incident');
+  const incident = obj(o.incident, 'bundle.incident') as unknown as Incident;
+  num(incident.id, 'bundle.incident.id');
   // The incident travels on its own as well; the incident page asks for it like any other answer.
   const incidentKey = `/api/incidents/${incident.id}`;
   if (!responses.has(incidentKey)) responses.set(incidentKey, o.incident);

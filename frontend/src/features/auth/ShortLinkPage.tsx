@@ -5,16 +5,15 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { Navigate, useParams } from 'react-router';
-import { getJson } from '../../api/http';
 import { ErrorBanner } from '../../shared/components/ErrorBanner';
-import { decodeShortLink } from '../../shared/share';
+import { getShortLink } from '../../shared/share';
 import { safeNext } from './nextPath';
 
 export function ShortLinkPage() {
   const { id = '' } = useParams();
   const link = useQuery({
     queryKey: ['share', 'follow', id],
-    queryFn: ({ signal }) => getJson(`/api/shares/${encodeURIComponent(id)}`, decodeShortLink, signal),
+    queryFn: ({ signal }) => getShortLink(id, signal),
     retry: false,
   });
   // The stored target is a path on this console; safeNext keeps it so.

@@ -1,19 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { decodeMe, decodeNewPersonalToken, decodePersonalTokens, decodeSingleSignOn, isSessionLost, singleSignOnHref, tokenState } from './api';
+import { isSessionLost, singleSignOnHref, tokenState, type PersonalToken } from './api';
 
-const ME = {
-  name: 'ana',
-  role: 'responder',
-  via: 'session',
-  user_id: 3,
-  incident_id: null,
-  capture_ids: null,
-  views: null,
-  permissions: ['read', 'respond', 'upload'],
-  expires_at: null,
-};
-
-const TOKEN = {
+const TOKEN: PersonalToken = {
   id: 5,
   name: 'laptop',
   prefix: 'ssp_ab12',
@@ -23,35 +11,7 @@ const TOKEN = {
   revoked_at: null,
 };
 
-describe('decodeMe', () => {
-  it('reads a person', () => {
-    expect(decodeMe(ME)).toEqual(ME);
-  });
-  it('reads a guest limited to one incident', () => {
-    const guest = decodeMe({ ...ME, role: 'guest', via: 'guest', user_id: null, incident_id: 9, capture_ids: [1, 2], views: ['flame'], permissions: ['read'] });
-    expect(guest.incident_id).toBe(9);
-    expect(guest.capture_ids).toEqual([1, 2]);
-    expect(guest.views).toEqual(['flame']);
-  });
-  it('drops permissions it does not know, rather than failing', () => {
-    expect(decodeMe({ ...ME, permissions: ['read', 'retention'] }).permissions).toEqual(['read']);
-  });
-  it('refuses an unknown role', () => {
-    expect(() => decodeMe({ ...ME, role: 'root' })).toThrow(/me\.role/);
-  });
-  it('refuses a body without permissions', () => {
-    expect(() => decodeMe({ ...ME, permissions: undefined })).toThrow(/me\.permissions/);
-  });
-});
-
 describe('personal tokens', () => {
-  it('reads the list and the new secret', () => {
-    expect(decodePersonalTokens([TOKEN])).toEqual([TOKEN]);
-    expect(decodeNewPersonalToken({ ...TOKEN, secret: 'ssp_ab12_secret' }).secret).toBe('ssp_ab12_secret');
-  });
-  it('needs the secret on a new token', () => {
-    expect(() => decodeNewPersonalToken(TOKEN)).toThrow(/token\.secret/);
-  });
   it('tells active, expired and revoked apart', () => {
     const before = Date.parse('2026-05-01T00:00:00Z');
     const after = Date.parse('2026-07-01T00:00:00Z');
@@ -63,10 +23,6 @@ describe('personal tokens', () => {
 });
 
 describe('single sign-on', () => {
-  it('reads whether it is offered', () => {
-    expect(decodeSingleSignOn({ enabled: true, label: 'Okta' })).toEqual({ enabled: true, label: 'Okta' });
-    expect(() => decodeSingleSignOn({ label: 'Okta' })).toThrow(/oidc\.enabled/);
-  });
   it('passes where to land on to the provider round trip', () => {
     expect(singleSignOnHref('/timeline?incident=3')).toBe('/api/auth/oidc/login?next=%2Ftimeline%3Fincident%3D3');
   });

@@ -3,6 +3,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiUrl, RouteOf } from '../../api/contract';
 import { ApiError, getJson, onUnauthorized } from '../../api/http';
 
 let server: http.Server;
@@ -20,7 +21,8 @@ beforeAll(async () => {
 
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-const fetchStatus = (status: number) => getJson(`${base}/${status}`, (v) => v);
+/** The test server answers `/<status>` with that status. */
+const fetchStatus = (status: number) => getJson(`${base}/${status}` as ApiUrl<RouteOf<'get'>>);
 
 describe('onUnauthorized', () => {
   it('hears every 401, with its URL, and the caller still gets the error', async () => {

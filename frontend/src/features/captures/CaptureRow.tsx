@@ -16,7 +16,7 @@ import {
   hasTimes,
   recordCountsTitle,
   recordSummary,
-  STARTABLE_MODES,
+  takesStart,
   timeSpanText,
   warningPlace,
 } from './captureView';
@@ -113,14 +113,14 @@ export function CaptureRow({ capture: c, selected, onSelect, onReparse, reparsin
               {timeSpanText(c)}
             </span>
             {c.time_start !== null && c.status !== 'queued' ? (
-              <span className={`clock-badge clock-badge--${c.clock.mode}`} title={c.clock.note || undefined} data-testid="clock-badge">
-                {c.clock.mode}
+              <span className={`clock-badge clock-badge--${c.clock.mode ?? 'unknown'}`} title={c.clock.note || undefined} data-testid="clock-badge">
+                {c.clock.mode ?? 'unknown'}
                 {c.clock.shift_ns !== 0 ? ` ${c.clock.shift_ns > 0 ? '+' : ''}${formatDurationNs(c.clock.shift_ns)}` : ''}
               </span>
             ) : null}
           </div>
           {can.canRespond && ready && hasTimes(c) ? <ShiftForm capture={c} /> : null}
-          {can.canRespond && ready && hasTimes(c) && STARTABLE_MODES.includes(c.clock.mode) ? <StartForm capture={c} /> : null}
+          {can.canRespond && ready && hasTimes(c) && takesStart(c) ? <StartForm capture={c} /> : null}
         </td>
         <td className="num shrink nowrap">{sizeText(c)}</td>
         <td className="shrink">

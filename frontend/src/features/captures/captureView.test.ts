@@ -18,7 +18,7 @@ describe('record summary', () => {
   });
   it('names /proc stack dumps as kernel stack samples, with how many were taken in state D', () => {
     const stacks = (events: [string, number][]): Capture =>
-      cap({ format: 'proc-stacks', record_counts: { samples: 120 }, events: events.map(([name, samples]) => ({ name, samples })) });
+      cap({ format: 'proc-stacks', record_counts: { samples: 120 }, events: events.map(([name, samples]) => ({ name, samples, weight: samples, unit: 'samples' })) });
     expect(recordSummary(stacks([['proc-stack:R', 59], ['proc-stack:S', 48], ['proc-stack:D', 13]]))).toBe('120 kernel stack samples (13 in state D)');
     expect(recordSummary(stacks([['proc-stack', 120]]))).toBe('120 kernel stack samples');
   });
@@ -31,7 +31,7 @@ describe('record summary', () => {
 
 describe('time span', () => {
   it('shows aligned captures in UTC, the end date only when it differs', () => {
-    const c = cap({ clock: { mode: 'realtime', note: '', offset_ns: 0, shift_ns: 0 }, time_start: '2026-11-22T00:31:08Z', time_end: '2026-11-22T00:31:10.5Z' });
+    const c = cap({ clock: { mode: 'realtime', wall_clock: true, note: '', offset_ns: 0, shift_ns: 0 }, time_start: '2026-11-22T00:31:08Z', time_end: '2026-11-22T00:31:10.5Z' });
     expect(timeSpanText(c)).toBe('2026-11-22 00:31:08.000 … 00:31:10.500 UTC');
     expect(timeSpanText({ ...c, time_end: '2026-11-23T00:00:00Z', clock: { ...c.clock, mode: 'anchor' } })).toBe(
       '2026-11-22 00:31:08.000 … 2026-11-23 00:00:00.000 UTC',
@@ -57,7 +57,7 @@ describe('capture links', () => {
   });
   it('opens /proc stack dumps on their D-state stacks when the dumps name states', () => {
     const stacks = (name: string): Capture =>
-      cap({ format: 'proc-stacks', sample_count: 5, record_counts: { samples: 5 }, events: [{ name, samples: 5 }] });
+      cap({ format: 'proc-stacks', sample_count: 5, record_counts: { samples: 5 }, events: [{ name, samples: 5, weight: 5, unit: 'samples' }] });
     expect(captureLinks(stacks('proc-stack:D'))).toEqual([
       { label: 'Open kernel-stack flame graph', href: '/flame?v=3&incident=1&captures=1&source=proc-stack&state=D' },
     ]);

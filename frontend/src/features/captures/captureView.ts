@@ -1,15 +1,18 @@
 /** Pure display logic for a capture row: record summary, time span, alignment and the view to open. */
-import type { Capture } from '../../api/types';
+import type { Capture, ClockMode } from '../../api/types';
 import { formatCount } from '../../shared/units';
 import { eventsHref } from '../events/eventsView';
 import { flameHref } from '../flame/urlState';
 import { metricsHref } from '../metrics/metricsView';
 
 /** Clock modes a person's start time applies to: nothing better put the capture on the wall clock. */
-export const STARTABLE_MODES: readonly string[] = ['unaligned', 'user-start'];
-const ALIGNED_MODES: readonly string[] = ['anchor', 'host-anchor', 'perf-tod', 'realtime', 'user-offset', 'user-start'];
+const STARTABLE_MODES: readonly (ClockMode | null)[] = ['unaligned', 'user-start'];
 
-export const isAligned = (c: Capture): boolean => ALIGNED_MODES.includes(c.clock.mode);
+/** A start time can be given: the capture's clock is its own, or a person's start placed it. */
+export const takesStart = (c: Capture): boolean => STARTABLE_MODES.includes(c.clock.mode);
+
+/** On the wall clock (the server says which modes give wall-clock times). */
+export const isAligned = (c: Capture): boolean => c.clock.wall_clock;
 
 /** Where a parse warning points: "line 1,204"; null for a warning about the whole capture (line 0),
  *  such as a bound reached or events lost, which has no one line to name. */

@@ -1,70 +1,28 @@
 /**
- * `GET /api/diff`: types, the decoder at the parse boundary, and the request. Each side is a
- * selection (`a.*`, `b.*`); the server reads both with the flame graph's own queries.
+ * `GET /api/diff`: types (the API's), the tree's decoder at the parse boundary, and the request. Each
+ * side is a selection (`a.*`, `b.*`); the server reads both with the flame graph's own queries.
  */
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
-import { DecodeError, arr, num, obj, str } from '../../api/decode';
+import { apiUrl, routeQuery, type ApiUrl, type Schemas } from '../../api/contract';
+import { DecodeError, frameKind, obj } from '../../api/decode';
 import { MAX_NODES } from '../../api/endpoints';
 import { getJsonTimed } from '../../api/http';
-import { FRAME_KINDS, type FlameNode, type FrameKind } from '../../api/types';
 import { formatWithin, isoFromEpochUs, type Selection } from '../../shared/selection';
 import { pathKey, withZoomDetail, type ZoomedTree } from '../flame/tree';
 
-export type Normalize = 'total' | 'none';
+export type Normalize = Schemas['DiffOut']['normalize'];
 
 /**
- * A frame of the diff: `value` is the width drawn (B's weight as sent; A's in the "A" view), `a`
- * and `b` each side's own weight, `delta` = b − a × scale (the response's `scale`), `share_delta` =
- * B's share of its total minus A's. Diffs send no sample counts: `samples` is 0.
+ * A frame of the diff as the chart draws it: the API's (`value` is the width drawn, B's weight as
+ * sent; `a` and `b` each side's own weight, `delta` = b − a × scale, `share_delta` = B's share of
+ * its total minus A's), with `samples` 0: diffs send no sample counts, and the flame graph's tree
+ * code reads the field.
  */
-export interface DiffNode extends FlameNode {
-  a: number;
-  b: number;
-  delta: number;
-  share_delta: number;
-  children: DiffNode[];
-}
+export type DiffNode = Omit<Schemas['DiffNode'], 'children'> & { samples: number; children: DiffNode[] };
 
-export interface DiffSideTotals {
-  captures: number[];
-  total: number;
-  /** CPU samples, or off-CPU intervals. */
-  samples: number;
-}
-
-export interface DiffFunction {
-  name: string;
-  self_a: number;
-  self_b: number;
-  self_delta: number;
-  total_a: number;
-  total_b: number;
-  total_delta: number;
-}
-
-export interface DiffResponse {
-  root: DiffNode;
-  a: DiffSideTotals;
-  b: DiffSideTotals;
-  source: 'samples' | 'off-cpu';
-  state: string | null;
-  unit: string;
-  event: string | null;
-  /** CPU: the events the captures have; off-CPU: the scheduler states. */
-  events: string[];
-  normalize: Normalize;
-  /** What A's weights are multiplied by in every delta. */
-  scale: number;
-  functions: DiffFunction[];
-  function_count: number;
-  node_count: number;
-  pruned_nodes: number;
-  prune_threshold: number;
-  /** The frame `root` is, names from the root (empty: the whole diff). */
-  focus: string[];
-  /** Of `pruned_nodes`, the frames folded into "(deeper)" frames by the depth budget. */
-  deep_nodes: number;
-}
+export type DiffSideTotals = Schemas['SideOut'];
+export type DiffFunction = Schemas['FunctionOut'];
+export type DiffResponse = Omit<Schemas['DiffOut'], 'root'> & { root: DiffNode };
 
 /** One side of a request: capture ids resolved, the rest of the selection as is. */
 export interface DiffSideQuery {
@@ -91,8 +49,8 @@ export interface DiffQuery {
 /** Functions asked for per sort (total, self); the table sorts what arrives. */
 export const TABLE_TOP = 200;
 
-export function diffParams(q: DiffQuery): URLSearchParams {
-  const p = new URLSearchParams();
+export function diffParams(q: DiffQuery) {
+  const p = routeQuery<'/api/diff'>();
   for (const [prefix, side] of [
     ['a', q.a],
     ['b', q.b],
@@ -115,10 +73,7 @@ export function diffParams(q: DiffQuery): URLSearchParams {
   return p;
 }
 
-export const diffUrl = (q: DiffQuery): string => `/api/diff?${diffParams(q).toString()}`;
-
-const frameKinds: readonly string[] = FRAME_KINDS;
-const frameKind = (v: unknown): FrameKind => (typeof v === 'string' && frameKinds.includes(v) ? (v as FrameKind) : 'unknown');
+export const diffUrl = (q: DiffQuery): ApiUrl<'/api/diff'> => apiUrl('/api/diff', diffParams(q));
 
 function finite(o: Record<string, unknown>, key: string, path: () => string): number {
   const v = o[key];
@@ -161,52 +116,10 @@ export function decodeDiffNode(v: unknown, rootPath = 'diff.root'): DiffNode {
   return root;
 }
 
-function decodeSide(v: unknown, path: string): DiffSideTotals {
-  const o = obj(v, path);
-  return {
-    captures: arr(o.captures, `${path}.captures`, num),
-    total: num(o.total, `${path}.total`),
-    samples: num(o.samples, `${path}.samples`),
-  };
-}
-
-function decodeFunction(v: unknown, path: string): DiffFunction {
-  const o = obj(v, path);
-  return {
-    name: str(o.name, `${path}.name`),
-    self_a: num(o.self_a, `${path}.self_a`),
-    self_b: num(o.self_b, `${path}.self_b`),
-    self_delta: num(o.self_delta, `${path}.self_delta`),
-    total_a: num(o.total_a, `${path}.total_a`),
-    total_b: num(o.total_b, `${path}.total_b`),
-    total_delta: num(o.total_delta, `${path}.total_delta`),
-  };
-}
-
-const optionalString = (v: unknown, path: string): string | null => (v === null || v === undefined ? null : str(v, path));
-
+/** The answer as the contract types it, its tree decoded (the fields the chart reads, checked). */
 export function decodeDiff(v: unknown): DiffResponse {
   const o = obj(v, 'diff');
-  const normalize = str(o.normalize, 'diff.normalize');
-  return {
-    root: decodeDiffNode(o.root),
-    a: decodeSide(o.a, 'diff.a'),
-    b: decodeSide(o.b, 'diff.b'),
-    source: o.source === 'off-cpu' ? 'off-cpu' : 'samples',
-    state: optionalString(o.state, 'diff.state'),
-    unit: optionalString(o.unit, 'diff.unit') ?? 'samples',
-    event: optionalString(o.event, 'diff.event'),
-    events: o.events == null ? [] : arr(o.events, 'diff.events', str),
-    normalize: normalize === 'none' ? 'none' : 'total',
-    scale: num(o.scale, 'diff.scale'),
-    functions: arr(o.functions, 'diff.functions', decodeFunction),
-    function_count: num(o.function_count, 'diff.function_count'),
-    node_count: num(o.node_count, 'diff.node_count'),
-    pruned_nodes: num(o.pruned_nodes, 'diff.pruned_nodes'),
-    prune_threshold: num(o.prune_threshold, 'diff.prune_threshold'),
-    focus: o.focus == null ? [] : arr(o.focus, 'diff.focus', str),
-    deep_nodes: o.deep_nodes == null ? 0 : num(o.deep_nodes, 'diff.deep_nodes'),
-  };
+  return { ...(o as Schemas['DiffOut']), root: decodeDiffNode(o.root) };
 }
 
 const arrivals = new WeakMap<DiffResponse, number>();
@@ -216,7 +129,7 @@ export const diffArrivedAt = (r: DiffResponse): number | undefined => arrivals.g
 
 /** Measured as `diff:fetch` (until the body is in) and `diff:decode`. */
 export async function getDiff(q: DiffQuery, signal?: AbortSignal): Promise<DiffResponse> {
-  const { value, received } = await getJsonTimed(diffUrl(q), decodeDiff, { fetch: 'diff:fetch', decode: 'diff:decode' }, signal);
+  const { value, received } = await getJsonTimed(diffUrl(q), { fetch: 'diff:fetch', decode: 'diff:decode' }, signal, decodeDiff);
   arrivals.set(value, received);
   return value;
 }

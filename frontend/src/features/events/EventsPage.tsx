@@ -165,8 +165,8 @@ function EventsView({ view, setView }: { view: EventsViewState; setView: (patch:
                       {eventDuration(e.duration_ns)}
                     </td>
                     <td className="nowrap">
-                      <span className="mono truncate" title={e.comm ?? ''}>
-                        {e.comm ?? '?'}
+                      <span className="mono truncate" title={e.comm}>
+                        {e.comm}
                       </span>
                       <span className="muted small"> {e.tid ?? ''}</span>
                     </td>

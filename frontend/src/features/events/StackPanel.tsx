@@ -23,7 +23,7 @@ export function StackPanel({ event: e, onClose }: { event: TraceEvent; onClose: 
         <dd className="mono">{eventTimeUtc(e.ts)}</dd>
         <dt>thread</dt>
         <dd className="mono">
-          {e.comm ?? '?'} · tid {e.tid ?? '?'}
+          {e.comm} · tid {e.tid ?? '?'}
           {e.pid !== null ? ` · pid ${e.pid}` : ''}
           {e.cpu !== null ? ` · cpu ${e.cpu}` : ''}
         </dd>

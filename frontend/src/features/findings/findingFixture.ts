@@ -1,7 +1,7 @@
-/** Findings for unit tests, as the server sends them (raw JSON) and decoded. */
-import { decodeFinding, type Finding } from './api';
+/** Findings for unit tests, as the server sends them. */
+import type { Finding } from './api';
 
-export const rawFinding = {
+export const rawFinding: Finding = {
   id: 'mmap-lock-contention',
   title: 'mmap_lock contention',
   severity: 'critical',
@@ -31,5 +31,5 @@ export const rawFinding = {
   verdict: null,
 };
 
-/** A decoded finding with some fields replaced. */
-export const finding = (patch: Partial<Finding> = {}): Finding => ({ ...decodeFinding(rawFinding), ...patch });
+/** The finding with some fields replaced. */
+export const finding = (patch: Partial<Finding> = {}): Finding => ({ ...rawFinding, ...patch });

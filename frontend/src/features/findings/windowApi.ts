@@ -1,41 +1,34 @@
 /**
- * Findings of a time window against the rest of the captures' time: the typed call and its decoder.
- * The server computes them on request (nothing is stored), so the call is made only when asked.
+ * Findings of a time window against the rest of the captures' time: the typed call, and the answer
+ * with its spans' ends in epoch µs as well. The server computes them on request (nothing is stored),
+ * so the call is made only when asked.
  */
-import { arr, DecodeError, num, obj, oneOf, str } from '../../api/decode';
+import { apiUrl, routeQuery, type ApiUrl, type Schemas } from '../../api/contract';
 import { getJson } from '../../api/http';
 import { epochUsFromIso, isoFromEpochUs, type EpochUs } from '../../shared/selection';
-import { decodeFinding, type Finding } from './api';
 
-export const WINDOW_SIDES = ['before', 'after'] as const;
+type WindowAnswer = Schemas['WindowFindingsOut'];
+
 /** Which part of the rest of the time range the window is compared with. */
-export type WindowSide = (typeof WINDOW_SIDES)[number];
+export type WindowSide = NonNullable<WindowAnswer['baseline']>['side'];
 
 /** A span of time as the server sent it, with its ends in epoch µs for formatting. */
-export interface WindowSpan {
-  start: string;
-  /** Exclusive. */
-  end: string;
+export type WindowSpan = Schemas['TimeRangeOut'] & {
   startUs: EpochUs;
   endUs: EpochUs;
-}
+};
 
-export interface WindowBaseline extends WindowSpan {
+export type WindowBaseline = WindowSpan & {
   side: WindowSide;
-}
+};
 
-export interface WindowFindings {
+/** The answer, its spans with their µs. Window findings carry no verdict (they are not stored). */
+export type WindowFindings = Omit<WindowAnswer, 'window' | 'baseline'> & {
   /** The window asked for, narrowed to where the captures have data. */
   window: WindowSpan;
   /** Null when the window covers all the captures' time: nothing to compare it with. */
   baseline: WindowBaseline | null;
-  hosts: string[];
-  capture_ids: number[];
-  duration_ms: number;
-  notes: string[];
-  /** Window findings carry no verdict (they are not stored): `verdict` is always null. */
-  findings: Finding[];
-}
+};
 
 /** What is asked: a range of the shared selection (epoch µs), its hosts, and the side to compare with. */
 export interface WindowRequest {
@@ -47,52 +40,31 @@ export interface WindowRequest {
   side: WindowSide;
 }
 
-const side = oneOf(WINDOW_SIDES);
-const strings = (v: unknown, path: string): string[] => (v == null ? [] : arr(v, path, str));
-
-function instant(v: unknown, path: string): [string, EpochUs] {
-  const iso = str(v, path);
+function instantUs(iso: string): EpochUs {
   const us = epochUsFromIso(iso);
-  if (us === null) throw new DecodeError(path, 'an ISO 8601 time', v);
-  return [iso, us];
+  if (us === null) throw new Error(`The server sent a window time this console cannot read: ${iso}`);
+  return us;
 }
 
-function decodeSpan(v: unknown, path: string): WindowSpan {
-  const o = obj(v, path);
-  const [start, startUs] = instant(o.start, `${path}.start`);
-  const [end, endUs] = instant(o.end, `${path}.end`);
-  return { start, end, startUs, endUs };
-}
+const withUs = (span: Schemas['TimeRangeOut']): WindowSpan => ({ ...span, startUs: instantUs(span.start), endUs: instantUs(span.end) });
 
-function decodeBaseline(v: unknown, path: string): WindowBaseline | null {
-  if (v === null || v === undefined) return null;
-  return { ...decodeSpan(v, path), side: side(obj(v, path).side, `${path}.side`) };
-}
-
-export function decodeWindowFindings(v: unknown): WindowFindings {
-  const o = obj(v, 'window_findings');
-  return {
-    window: decodeSpan(o.window, 'window_findings.window'),
-    baseline: decodeBaseline(o.baseline, 'window_findings.baseline'),
-    hosts: strings(o.hosts, 'window_findings.hosts'),
-    capture_ids: o.capture_ids == null ? [] : arr(o.capture_ids, 'window_findings.capture_ids', num),
-    duration_ms: num(o.duration_ms, 'window_findings.duration_ms'),
-    notes: strings(o.notes, 'window_findings.notes'),
-    findings: o.findings == null ? [] : arr(o.findings, 'window_findings.findings', decodeFinding),
-  };
+/** The answer with its spans' ends in epoch µs. */
+export function windowFindingsOf(answer: WindowAnswer): WindowFindings {
+  const { baseline } = answer;
+  return { ...answer, window: withUs(answer.window), baseline: baseline ? { ...withUs(baseline), side: baseline.side } : null };
 }
 
 /**
  * The request's URL. Capture-clock instants go as their 1970-based ISO form: that is how the server
  * stores those captures' times.
  */
-export function windowFindingsUrl(r: WindowRequest): string {
-  const p = new URLSearchParams({ start: isoFromEpochUs(r.fromUs), end: isoFromEpochUs(r.toUs) });
+export function windowFindingsUrl(r: WindowRequest): ApiUrl<'/api/incidents/{incident_id}/findings/window'> {
+  const p = routeQuery<'/api/incidents/{incident_id}/findings/window'>({ start: isoFromEpochUs(r.fromUs), end: isoFromEpochUs(r.toUs) });
   if (r.hosts.length > 0) p.set('hosts', r.hosts.join(','));
   p.set('baseline', r.side);
-  return `/api/incidents/${r.incident}/findings/window?${p.toString()}`;
+  return apiUrl('/api/incidents/{incident_id}/findings/window', { incident_id: r.incident }, p);
 }
 
 /** Takes from a fraction of a second to a few seconds on a big incident. */
-export const getWindowFindings = (r: WindowRequest, signal?: AbortSignal): Promise<WindowFindings> =>
-  getJson(windowFindingsUrl(r), decodeWindowFindings, signal);
+export const getWindowFindings = async (r: WindowRequest, signal?: AbortSignal): Promise<WindowFindings> =>
+  windowFindingsOf(await getJson(windowFindingsUrl(r), signal));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EMPTY_SELECTION, epochUsFromIso } from '../../shared/selection';
-import { decodeWindowFindings, type WindowRequest } from './windowApi';
+import { windowFindingsOf, type WindowRequest, type WindowSide } from './windowApi';
 import { comparedText, detectorsRan, noPatternText, staleReason, windowRequest } from './windowStatus';
 
 const us = (iso: string): number => {
@@ -10,8 +10,8 @@ const us = (iso: string): number => {
 };
 
 const span = (start: string, end: string) => ({ start, end });
-const answer = (window: { start: string; end: string }, baseline: { side: string; start: string; end: string } | null) =>
-  decodeWindowFindings({ window, baseline, hosts: [], capture_ids: [], duration_ms: 1, notes: [], findings: [] });
+const answer = (window: { start: string; end: string }, baseline: { side: WindowSide; start: string; end: string } | null) =>
+  windowFindingsOf({ window, baseline, hosts: [], capture_ids: [], duration_ms: 1, notes: [], findings: [] });
 
 describe('what was compared', () => {
   it('names both spans on the timeline’s UTC clock, and the side', () => {

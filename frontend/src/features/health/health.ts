@@ -3,12 +3,10 @@
  * down and what that means for their uploads. The endpoint answers 503 with the same body when a part
  * is down, so the body is read whatever the status.
  */
+import { apiUrl, type Schemas } from '../../api/contract';
 import { REQUEST_HEADERS } from '../../api/http';
 
-export interface HealthCheck {
-  ok: boolean;
-  detail: string;
-}
+export type HealthCheck = Schemas['CheckOut'];
 
 export interface Health {
   ok: boolean;
@@ -28,29 +26,19 @@ export function healthProblems(health: Health): string[] {
     .map(([name, check]) => `${name}: ${check.detail}. ${CONSEQUENCES[name] ?? ''}`.trim());
 }
 
-export function decodeHealth(body: unknown): Health {
-  const checks: Record<string, HealthCheck> = {};
-  const raw = typeof body === 'object' && body !== null && 'checks' in body ? body.checks : null;
-  if (typeof raw === 'object' && raw !== null) {
-    for (const [name, value] of Object.entries(raw as Record<string, unknown>)) {
-      if (typeof value !== 'object' || value === null) continue;
-      const check = value as Record<string, unknown>;
-      checks[name] = { ok: check.ok === true, detail: typeof check.detail === 'string' ? check.detail : 'unknown' };
-    }
-  }
-  const status = typeof body === 'object' && body !== null && 'status' in body ? body.status : null;
-  return { ok: status === 'ok', checks };
-}
+/** The console's report (the same body whether it answered 200 or 503). */
+export const healthOf = (report: Schemas['HealthOut']): Health => ({ ok: report.status === 'ok', checks: { ...report.checks } });
 
 export async function fetchHealth(): Promise<Health> {
   let res: Response;
   try {
-    res = await fetch('/api/health', { headers: REQUEST_HEADERS });
+    res = await fetch(apiUrl('/api/health'), { headers: REQUEST_HEADERS });
   } catch {
     return { ok: false, checks: { api: { ok: false, detail: 'the console is not answering' } } };
   }
+  // A proxy in front of a stopped console answers with a page of its own, not the report.
   try {
-    return decodeHealth(await res.json());
+    return healthOf((await res.json()) as Schemas['HealthOut']);
   } catch {
     return { ok: false, checks: { api: { ok: false, detail: `HTTP ${res.status} without a health report` } } };
   }

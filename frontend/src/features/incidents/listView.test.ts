@@ -12,6 +12,13 @@ const inc = (id: number, title: string, severity: Incident['severity'], started:
   capture_count: captures,
   visibility: 'team',
   members: [],
+  status: 'investigating',
+  identified_at: null,
+  mitigated_at: null,
+  resolved_at: null,
+  root_cause: '',
+  remediation: '',
+  updated_at: null,
 });
 
 const list = [

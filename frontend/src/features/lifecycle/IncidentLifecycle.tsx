@@ -52,8 +52,8 @@ export function IncidentLifecycle({ incident }: { incident: Incident }) {
 
 /** Root cause and remediation, read-only, once written. */
 function WriteUp({ incident }: { incident: Incident }) {
-  const rootCause = incident.root_cause ?? '';
-  const remediation = incident.remediation ?? '';
+  const rootCause = incident.root_cause;
+  const remediation = incident.remediation;
   if (!rootCause && !remediation) return null;
   return (
     <dl className="write-up">

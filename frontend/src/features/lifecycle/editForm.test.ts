@@ -13,8 +13,12 @@ const incident: Incident = {
   visibility: 'team',
   members: [],
   status: 'investigating',
+  identified_at: null,
+  mitigated_at: null,
+  resolved_at: null,
   root_cause: '',
   remediation: '',
+  updated_at: null,
 };
 
 describe('incident edit form', () => {

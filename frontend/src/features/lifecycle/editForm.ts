@@ -19,8 +19,8 @@ export function draftOf(incident: Incident): EditDraft {
     title: incident.title,
     severity: incident.severity,
     summary: incident.summary,
-    rootCause: incident.root_cause ?? '',
-    remediation: incident.remediation ?? '',
+    rootCause: incident.root_cause,
+    remediation: incident.remediation,
     visibility: incident.visibility,
     members: incident.members.join(', '),
   };
@@ -41,9 +41,9 @@ export function patchOf(incident: Incident, draft: EditDraft): { patch: Incident
   const summary = draft.summary.trim();
   if (summary !== incident.summary) patch.summary = summary;
   const rootCause = draft.rootCause.trim();
-  if (rootCause !== (incident.root_cause ?? '')) patch.root_cause = rootCause;
+  if (rootCause !== incident.root_cause) patch.root_cause = rootCause;
   const remediation = draft.remediation.trim();
-  if (remediation !== (incident.remediation ?? '')) patch.remediation = remediation;
+  if (remediation !== incident.remediation) patch.remediation = remediation;
   const who = visibilityFields(draft.visibility, draft.members);
   if (who.visibility !== incident.visibility) patch.visibility = who.visibility;
   if (who.visibility === 'restricted' && !sameNames(parseMembers(draft.members), incident.members)) patch.members = who.members;

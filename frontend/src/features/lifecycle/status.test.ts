@@ -22,8 +22,4 @@ describe('status steps', () => {
     expect(steps.find((s) => s.current)?.status).toBe('identified');
     expect(steps[3]?.at).toBe('r');
   });
-
-  it('treat an incident without a status as investigating', () => {
-    expect(statusSteps(base).find((s) => s.current)?.status).toBe('investigating');
-  });
 });

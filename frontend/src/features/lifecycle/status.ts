@@ -24,20 +24,19 @@ export function reachedAt(incident: Stamped, status: IncidentStatus): string | n
     case 'investigating':
       return incident.started_at;
     case 'identified':
-      return incident.identified_at ?? null;
+      return incident.identified_at;
     case 'mitigated':
-      return incident.mitigated_at ?? null;
+      return incident.mitigated_at;
     case 'resolved':
-      return incident.resolved_at ?? null;
+      return incident.resolved_at;
   }
 }
 
 export function statusSteps(incident: Stamped): StatusStep[] {
-  const current = incident.status ?? 'investigating';
   return INCIDENT_STATUSES.map((status) => ({
     status,
     label: STATUS_LABEL[status],
-    current: status === current,
+    current: status === incident.status,
     at: reachedAt(incident, status),
   }));
 }

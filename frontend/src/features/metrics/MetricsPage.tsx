@@ -171,7 +171,7 @@ function Charts({ all, view, setView }: { all: MetricSeries[] | undefined; view:
             color: COLORS[view.series.indexOf(s.id) % COLORS.length] ?? '#888',
             kind: data.kind,
             drawn: data.drawn,
-            unit: data.unit,
+            unit: data.unit ?? '',
             reason: data.kind_reason,
             resets: data.resets,
             points: toChartPoints(data.points, w.originMs),

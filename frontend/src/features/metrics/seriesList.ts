@@ -47,7 +47,7 @@ export function groupSeries(all: readonly MetricSeries[], search: string): Serie
     if (needle && !`${s.name} ${labelText(s.labels)} ${hostText(s)} ${captureText(s)}`.toLowerCase().includes(needle)) continue;
     const g = groups.get(s.name);
     if (g) g.series.push(s);
-    else groups.set(s.name, { name: s.name, unit: s.unit, series: [s], hosts: 0 });
+    else groups.set(s.name, { name: s.name, unit: s.unit ?? '', series: [s], hosts: 0 });
   }
   for (const g of groups.values()) {
     g.series.sort(

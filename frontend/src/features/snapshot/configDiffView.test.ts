@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import type { ConfigDiff, KeyChange, SnapshotRef } from './diffApi';
-import { decodeConfigDiff } from './diffApi';
 import { cellText, defaultPair, groups, onlyReadSummary, parseSide, pickPair, sideId, snapshotLabel, startEndPairs, uploadHosts } from './configDiffView';
 
 const ref = (capture_id: number, take: number, extra: Partial<SnapshotRef> = {}): SnapshotRef => ({
@@ -123,28 +122,5 @@ describe('groups', () => {
     expect(onlyReadSummary([{ section: 'vm', count: 39, keys: [], whole_section: false }, { section: 'mounts', count: 18, keys: [], whole_section: true }])).toBe(
       'vm (39), mounts (whole section)',
     );
-  });
-});
-
-describe('decodeConfigDiff', () => {
-  it('reads the API shape and refuses an unknown status', () => {
-    const side = { capture_id: 1, filename: 'a.txt', take: 0, label: null, host: 'vm', taken_at_ns: 5, source: 'collector' };
-    const body = {
-      a: side,
-      b: { ...side, capture_id: 2, source: 'text' },
-      changed: [{ section: 'vm', key: 'dirty_ratio', status: 'changed', a: '20', b: '80', a_note: null, b_note: null, hint: 'why' }],
-      added: [],
-      removed: [],
-      unchanged: [],
-      only_in_a: [{ section: 'cpu', count: 2, keys: ['count', 'model'], whole_section: false }],
-      only_in_b: [],
-      not_compared_a: { 'changes by itself': 2 },
-      not_compared_b: {},
-    };
-    const decoded = decodeConfigDiff(body);
-    expect(decoded.changed[0]?.b).toBe('80');
-    expect(decoded.a.source).toBe('collector');
-    expect(decoded.not_compared_a).toEqual({ 'changes by itself': 2 });
-    expect(() => decodeConfigDiff({ ...body, changed: [{ ...body.changed[0], status: 'moved' }] })).toThrow(/changed\[0\]\.status/);
   });
 });

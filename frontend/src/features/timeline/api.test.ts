@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { decodeTimeline, decodeTrackListing, timelineUrl } from './api';
+import { timelineUrl, type TimelineResponse } from './api';
 import { trackExtent } from './draw';
 
-const response = {
+const response: TimelineResponse = {
   start: '2026-11-21T08:00:00Z',
   end: '2026-11-21T08:00:04Z',
   grid: { start_us: 1795248000000000, width_us: 1000000, count: 2 },
@@ -22,34 +22,7 @@ const response = {
   query_ms: 12.5,
 };
 
-describe('timeline decoders', () => {
-  it('decodes every kind of track', () => {
-    const t = decodeTimeline(response);
-    expect(t.tracks.map((x) => x.type)).toEqual(['cpu', 'offcpu', 'events', 'metric']);
-    expect(t.grid.count).toBe(2);
-  });
-
-  it('names the element that is wrong in a long numeric array', () => {
-    const bad = structuredClone(response);
-    bad.tracks[0] = { ...response.tracks[0], groups: [{ comm: 'db', pid: 10, other: false, total: 203, counts: [200, 'x'] }] } as (typeof bad.tracks)[0];
-    expect(() => decodeTimeline(bad)).toThrow(/groups\[0\]\.counts\[1\]/);
-  });
-
-  it('tells /proc stack samples from CPU samples, and reads CPU samples from servers that did not say', () => {
-    const cpu = { type: 'cpu', id: 'cpu:h:cpu-clock', host: 'h', label: 'CPU samples · cpu-clock', event: 'cpu-clock', samples: 5, top: [] };
-    const stacks = { ...cpu, id: 'cpu:h:proc-stack%3AD', label: '/proc stack samples · state D', event: 'proc-stack:D', origin: 'proc-stack', state: 'D' };
-    const listing = decodeTrackListing({ incident: 1, time_start: null, time_end: null, hosts: [{ host: 'h', unaligned: false, captures: [], tracks: [cpu, stacks] }] });
-    expect(listing.hosts[0]?.tracks.map((t) => (t.type === 'cpu' ? [t.origin, t.state] : null))).toEqual([
-      ['cpu', null],
-      ['proc-stack', 'D'],
-    ]);
-    expect(() => decodeTrackListing({ incident: 1, time_start: null, time_end: null, hosts: [{ host: 'h', unaligned: false, captures: [], tracks: [{ ...cpu, origin: 'gpu' }] }] })).toThrow(/origin/);
-  });
-
-  it('rejects an unknown track type', () => {
-    expect(() => decodeTrackListing({ incident: 1, time_start: null, time_end: null, hosts: [{ host: 'h', unaligned: false, captures: [], tracks: [{ type: 'gpu', id: 'x', host: 'h', label: 'x' }] }] })).toThrow(/cpu\|offcpu\|events\|metric/);
-  });
-
+describe('timeline requests', () => {
   it('builds the request URL with the pixel width and the shared filters', () => {
     const url = timelineUrl({
       incident: 3,
@@ -77,13 +50,13 @@ describe('timeline decoders', () => {
 
 describe('track extents', () => {
   it('scales CPU by the busiest bucket in samples per second', () => {
-    const [cpu] = decodeTimeline(response).tracks;
+    const [cpu] = response.tracks;
     if (!cpu) throw new Error('no track');
     expect(trackExtent(cpu, { start_us: 0, width_us: 500_000, count: 2 })).toEqual({ lo: 0, hi: 400, log: false });
   });
 
   it('scales a metric between its extremes with a margin', () => {
-    const t = decodeTimeline(response);
+    const t = response;
     const metric = t.tracks[3];
     if (!metric) throw new Error('no track');
     const e = trackExtent(metric, t.grid);
