@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
+from psycopg.pq import TransactionStatus
 from psycopg.types.json import Jsonb
 
 from stallscope.captures.host_clock import host_anchors, realign_host
@@ -243,6 +244,10 @@ def _run_in_transaction(
             observer.store(loaded)
         if step.in_transaction is not None:
             step.in_transaction(loaded)
+        if loaded.conn.info.transaction_status is TransactionStatus.INERROR:
+            # An error caught outside a savepoint: the commit would roll everything back and the
+            # capture would end ready with nothing in it.
+            raise RuntimeError(f"the parse step {step.name!r} left the parse's transaction failed")
 
 
 YOUNG_OBJECTS = 100_000

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import ast
+import contextlib
 from pathlib import Path
 from typing import Any
 
 import psycopg
+import pytest
+from fastapi.testclient import TestClient
 
 from stallscope.captures import parsing
-from stallscope.captures.parse_steps import ParseStep, parse_steps
+from stallscope.captures.parse_steps import Loaded, ParseStep, parse_steps
+from stallscope.captures.parsing import parse_capture
+from tests.captures.test_parse_writes import stored_capture
 
 Conn = psycopg.Connection[tuple[Any, ...]]
 
@@ -110,3 +115,30 @@ def test_every_steps_table_is_filled_by_capture(db: Conn) -> None:
         (tables,),
     ).fetchall()
     assert sorted(row[0] for row in rows) == sorted(tables)
+
+
+ONE_SAMPLE = b"svc 42/42 [001] 10.000001: 1000 cpu-clock:\n\t    1111 main (/usr/bin/svc)\n\n"
+
+
+def _swallow_an_error(loaded: Loaded) -> None:
+    with contextlib.suppress(psycopg.errors.DivisionByZero):  # the mistake: no savepoint
+        loaded.conn.execute("SELECT 1 / 0")
+
+
+def test_a_step_that_leaves_the_transaction_failed_fails_the_parse(
+    api: TestClient, database_url: str, db: Conn, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Else the commit would roll back every row and the capture would end ready with none."""
+    careless = ParseStep(name="careless", in_transaction=_swallow_an_error)
+    monkeypatch.setattr(parsing, "parse_steps", lambda: (*parse_steps(), careless))
+    capture_id = stored_capture(api, database_url, ONE_SAMPLE)
+    parse_capture(database_url, capture_id)
+    row = db.execute(
+        "SELECT status, error, (SELECT count(*) FROM samples WHERE capture_id = c.id) FROM captures c "
+        "WHERE id = %s",
+        (capture_id,),
+    ).fetchone()
+    assert row is not None
+    status, error, samples = row
+    assert (status, samples) == ("failed", 0)
+    assert "the parse step 'careless' left the parse's transaction failed" in error

@@ -16,10 +16,12 @@ from fastapi.testclient import TestClient
 from sqlalchemy import text
 
 from stallscope.analysis.thread_states import ThreadStates
+from stallscope.captures.parsing import parse_capture
 from stallscope.db import get_session_factory
 from stallscope.threads import totals
 from stallscope.threads.repository import ThreadFilter
 from stallscope.threads.service import capture_threads
+from tests.captures.test_parse_writes import stored_capture
 from tests.fixtures.factories import make_incident, upload_bytes, upload_file
 from tests.fixtures.worker import wait_parsed
 from tests.threads.test_threads_api import SCHED
@@ -157,3 +159,43 @@ def test_a_capture_without_scheduler_intervals_stores_none(
     assert wait_parsed(api, upload["id"])["status"] == "ready"
     stored = db.execute("SELECT count(*) FROM capture_thread_states WHERE capture_id = %s", (upload["id"],))
     assert stored.fetchone() == (0,)
+
+
+@pytest.fixture
+def refusing_thread_states(db: Conn) -> Iterator[None]:
+    """A trigger that makes the database reject every stored thread state, as a real error."""
+    db.execute(
+        "CREATE FUNCTION test_refuse_thread_state() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+        "RAISE EXCEPTION 'the test refuses thread states'; END $$"
+    )
+    db.execute(
+        "CREATE TRIGGER test_refuse_thread_state BEFORE INSERT ON capture_thread_states "
+        "FOR EACH ROW EXECUTE FUNCTION test_refuse_thread_state()"
+    )
+    try:
+        yield
+    finally:
+        db.execute("DROP TRIGGER test_refuse_thread_state ON capture_thread_states")
+        db.execute("DROP FUNCTION test_refuse_thread_state()")
+
+
+def test_thread_states_that_cannot_be_stored_leave_the_parse_as_it_was(
+    api: TestClient, database_url: str, db: Conn, refusing_thread_states: None
+) -> None:
+    """Optional data, as before they were written in the parse's transaction: the capture is ready
+    with its intervals and rollups, and the view computes its states from the intervals."""
+    capture_id = stored_capture(api, database_url, SCHED.encode())
+    parse_capture(database_url, capture_id)
+    row = db.execute(
+        "SELECT status, (SELECT count(*) FROM events WHERE capture_id = c.id), "
+        "(SELECT count(*) FROM timeline_rollups WHERE capture_id = c.id), "
+        "(SELECT count(*) FROM capture_thread_states WHERE capture_id = c.id) FROM captures c WHERE id = %s",
+        (capture_id,),
+    ).fetchone()
+    assert row is not None
+    status, events, rollups, thread_states = row
+    assert (status, thread_states) == ("ready", 0)
+    assert events > 0
+    assert rollups > 0
+    result = api.get("/api/threads", params={"captures": str(capture_id)}).json()
+    assert {t["tid"] for t in result["threads"]} == {100, 200}
