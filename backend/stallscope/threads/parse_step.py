@@ -20,9 +20,8 @@ from collections.abc import Sequence
 
 import psycopg
 
-from stallscope.analysis.thread_states import SchedAccumulator, SchedInterval
+from stallscope.analysis.thread_states import SchedAccumulator
 from stallscope.captures.parse_steps import Loaded, Loading, ParseStep
-from stallscope.ingest.clock import EpochMicros
 from stallscope.ingest.event_store import StackId
 from stallscope.ingest.model import EventKind, TimedEvent
 from stallscope.ingest.stack_dictionary import db_text
@@ -43,25 +42,56 @@ class ThreadTotals:
         self._to_epoch_us = loading.to_epoch_us
         self._acc: SchedAccumulator | None = SchedAccumulator()
         self._fed = 0
+        self._comms: dict[str, str] = {}
+        """Each comm as stored (`db_text`), by the comm parsed: threads are few, intervals many."""
 
     def events_stored(self, events: Sequence[TimedEvent], stack_id: StackId) -> None:
-        acc = self._acc
-        if acc is None:
+        if self._acc is None:
             return
-        to_epoch_us, fed = self._to_epoch_us, 0
         try:
-            for event in events:
-                kind = event.kind
-                if kind is ON_CPU or kind is OFF_CPU:  # identity: an enum's hash runs Python code
-                    acc.add(stored_interval(event, to_epoch_us, stack_id))
-                    fed += 1
+            self._feed(self._acc, events, stack_id)
         except Exception:
             log.exception(
                 "thread states of capture %s will not be stored; the view will compute them", self._capture_id
             )
             self._acc = None  # its memory too
-            return
-        self._fed += fed
+
+    def _feed(self, acc: SchedAccumulator, events: Sequence[TimedEvent], stack_id: StackId) -> None:
+        """Each interval as its stored row reads back (`service._intervals`), into the accounting's
+        `on_cpu` and `off_cpu` (what its `add` calls; building a `SchedInterval` an event cost as
+        much as the accounting)."""
+        to_epoch_us, comms = self._to_epoch_us, self._comms
+        for event in events:
+            kind = event.kind
+            if kind is not ON_CPU and kind is not OFF_CPU:  # identity: an enum's hash runs Python code
+                continue
+            comm = comms.get(event.comm)
+            if comm is None:
+                comm = comms[event.comm] = db_text(event.comm)
+            # tid None: a row the thread states table cannot hold (tid NOT NULL), so the store
+            # fails, as it did for such a row read back.
+            key = (event.pid, event.tid, comm)
+            start_ns, attrs = to_epoch_us(event.start_ns) * 1000, event.attrs
+            inferred_ns = _bigint(attrs.get("inferred_duration_ns")) if attrs else None
+            if kind is ON_CPU:
+                acc.on_cpu(key, start_ns, event.duration_ns, inferred_ns)  # type: ignore[arg-type]
+            else:
+                waker_tid = event.waker_tid
+                waker = None
+                if waker_tid is not None:
+                    waker = (waker_tid, _json_text(attrs.get("waker_comm")) or "?")
+                acc.off_cpu(
+                    key,  # type: ignore[arg-type]
+                    start_ns,
+                    event.duration_ns,
+                    event.state,
+                    _bigint(attrs.get("wakeup_delay_ns")) if attrs else None,
+                    waker,
+                    stack_id(event.stack),
+                    inferred_ns,
+                    _json_text(attrs.get("futex_uaddr")) if attrs else None,
+                )
+            self._fed += 1
 
     def store(self, loaded: Loaded) -> None:
         acc, self._acc = self._acc, None
@@ -91,28 +121,6 @@ class ThreadTotals:
         )
 
 
-def stored_interval(event: TimedEvent, to_epoch_us: EpochMicros, stack_id: StackId) -> SchedInterval:
-    """An on- or off-CPU event as the accounting's input, as its stored row reads back."""
-    attrs = event.attrs
-    waker_comm = _json_text(attrs.get("waker_comm"))
-    return SchedInterval(
-        on_cpu=event.kind is ON_CPU,
-        pid=event.pid,
-        # A row without a tid cannot be stored (its table's tid is NOT NULL): the store fails, as it
-        # did for such a row read back.
-        tid=event.tid,  # type: ignore[arg-type]
-        comm=db_text(event.comm),
-        start_ns=to_epoch_us(event.start_ns) * 1000,
-        duration_ns=event.duration_ns,
-        inferred_ns=_bigint(attrs.get("inferred_duration_ns")),
-        state=event.state,
-        wakeup_delay_ns=_bigint(attrs.get("wakeup_delay_ns")),
-        waker=(event.waker_tid, waker_comm or "?") if event.waker_tid is not None else None,
-        stack=stack_id(event.stack),
-        futex=_json_text(attrs.get("futex_uaddr")),
-    )
-
-
 def _json_text(value: object) -> str | None:
     """`attrs->>key` of an attribute: a string as it is, anything else as JSON (the importers write
     strings: anything else came from a hand-made file)."""
@@ -124,10 +132,10 @@ def _json_text(value: object) -> str | None:
 def _bigint(value: object) -> int | None:
     """`(attrs->>key)::bigint` of an attribute; None where the cast has no answer (the importers
     write integers: anything else came from a hand-made file)."""
+    if type(value) is int:
+        return value if -INT64 <= value < INT64 else None
     if isinstance(value, str) and BIGINT.fullmatch(value):
-        value = int(value)
-    if isinstance(value, int) and not isinstance(value, bool) and -INT64 <= value < INT64:
-        return value
+        return _bigint(int(value))
     return None
 
 
