@@ -22,6 +22,7 @@ from stallscope.threads import totals
 from stallscope.threads.repository import ThreadFilter
 from stallscope.threads.service import capture_threads
 from tests.captures.test_parse_writes import stored_capture
+from tests.fixtures.corpus import corpus_file
 from tests.fixtures.factories import make_incident, upload_bytes, upload_file
 from tests.fixtures.worker import wait_parsed
 from tests.threads.test_threads_api import SCHED
@@ -109,6 +110,14 @@ def parsed(api: TestClient, worker: subprocess.Popen[bytes]) -> dict[str, int]:
     return {name: int(upload["id"]) for name, upload in uploads.items()}
 
 
+@pytest.fixture(scope="module")
+def offcpu5s(api: TestClient, worker: subprocess.Popen[bytes]) -> int:
+    """The corpus's scheduler capture: 865 threads, every kernel state, empty stacks."""
+    upload = upload_file(api, make_incident(api)["id"], corpus_file("captures", "offcpu5s.perf.txt.gz"))
+    assert wait_parsed(api, upload["id"])["status"] in ("ready", "partial")
+    return int(upload["id"])
+
+
 @pytest.fixture
 def session(database_url: str) -> Iterator[Any]:
     with get_session_factory(database_url)() as session:
@@ -133,6 +142,13 @@ def test_stored_totals_are_the_views_computation_from_the_intervals(
     source, recomputed = capture_threads(session, capture_id)
     assert source == "sched"
     assert by_thread(stored) == by_thread(recomputed)
+
+
+def test_and_on_the_corpus_scheduler_capture(offcpu5s: int, session: Any) -> None:
+    stored = totals.load(session, ThreadFilter([offcpu5s]))[offcpu5s]
+    assert len(stored) > 800
+    session.execute(text("DELETE FROM capture_thread_states WHERE capture_id = :id"), {"id": offcpu5s})
+    assert by_thread(stored) == by_thread(capture_threads(session, offcpu5s)[1])
 
 
 def test_the_hand_made_file_reaches_every_normalisation(parsed: dict[str, int], session: Any) -> None:
