@@ -59,6 +59,7 @@ Conn = psycopg.Connection[tuple[Any, ...]]
 
 
 def capture_tables(steps: tuple[ParseStep, ...]) -> list[str]:
+    """Every table a parse fills by capture: the records' and the steps'."""
     return [*RECORD_TABLES, *(table for step in steps for table in step.tables)]
 
 

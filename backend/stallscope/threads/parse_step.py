@@ -30,7 +30,8 @@ from stallscope.threads import repository, totals
 log = logging.getLogger(__name__)
 
 ON_CPU, OFF_CPU = EventKind.ON_CPU, EventKind.OFF_CPU
-BIGINT = re.compile(r"\s*[+-]?\d+\s*")
+BIGINT = re.compile(r"[ \t\n\r\f\v]*[+-]?[0-9]+[ \t\n\r\f\v]*")
+"""What PostgreSQL's bigint input reads: ASCII digits, ASCII white space around them."""
 INT64 = 1 << 63
 
 
