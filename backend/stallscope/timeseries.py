@@ -24,6 +24,8 @@ import psycopg
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
+from stallscope.captures.parse_steps import Committed, Loaded, ParseStep
+
 Conn = psycopg.Connection[tuple[Any, ...]]
 
 ROLLUP_VIEW = "sample_rollup_1s"
@@ -120,3 +122,22 @@ def analyze_parsed(conn: Conn, capture_id: int) -> None:
     else:
         tables.pop(ROLLUP_VIEW)
     conn.execute("ANALYZE " + ", ".join(f"{table} ({columns})" for table, columns in tables.items()))
+
+
+def _store_rollup(loaded: Loaded) -> None:
+    store_sample_rollup(loaded.conn, loaded.capture_id)
+
+
+def _analyze(committed: Committed) -> None:
+    analyze_parsed(committed.aux, committed.capture_id)
+
+
+ROLLUP_STEP = ParseStep(
+    name="sample rollup",
+    tables=("sample_rollup_captures",),
+    in_transaction=_store_rollup,  # after the capture's row: its mark is the parse's parsed_at
+    discard=discard_sample_rollup,  # the rollup's rows (`tables` has its marks)
+)
+"""Also for a blank upload (`empty`): its mark says the rollup is complete, with no rows."""
+STATISTICS_STEP = ParseStep(name="planner statistics", after_commit=_analyze)
+"""On the job's autocommit connection, before the steps that query the new rows after the commit."""

@@ -3,6 +3,9 @@
 Re-running it replaces a capture's samples atomically (delete and load share a transaction, and an
 advisory lock serialises two parses of the same capture), so `reparse` never duplicates samples.
 Progress goes through a second, autocommit connection so the UI sees it while the load runs.
+
+What features derive from the records (rollups, slices, thread states, trees, findings) are their
+registered steps (`parse_steps`), run here at their moments without being named.
 """
 
 from __future__ import annotations
@@ -18,16 +21,14 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
+from psycopg.pq import TransactionStatus
 from psycopg.types.json import Jsonb
-from sqlalchemy import text
 
 from stallscope.captures.host_clock import host_anchors, realign_host
 from stallscope.captures.parse_claim import ClaimedCapture, ParseHeartbeat, claim_capture
+from stallscope.captures.parse_steps import Committed, Loaded, Loading, LoadObserver, ParseStep, parse_steps
 from stallscope.config import get_settings
-from stallscope.db import get_session_factory, raw_connection
-from stallscope.findings.service import after_parse
-from stallscope.flame.callsite_trees import build_and_store
-from stallscope.heatmap.slices import store_sample_slices
+from stallscope.db import raw_connection
 from stallscope.ingest.appmetrics.time_option import TIME_COLUMN_KEY, with_time_column
 from stallscope.ingest.clock import clock_mapping
 from stallscope.ingest.limits import CaptureLimits, setting_name
@@ -38,31 +39,28 @@ from stallscope.ingest.stack_dictionary import StackDictionary
 from stallscope.kit.compression import decompressing_reader, sniff_compression
 from stallscope.kit.readers import PrefixedReader, read_head
 from stallscope.kit.stream_decoder import CorruptCompression
-from stallscope.threads.service import store_capture_totals
-from stallscope.timeline.rollups import refresh_timeline_rollups
-from stallscope.timeseries import analyze_parsed, discard_sample_rollup, store_sample_rollup
 
 log = logging.getLogger(__name__)
 
 PROGRESS_INTERVAL_S = 0.5
 ADVISORY_LOCK_CLASS = 0x5354  # "ST": keeps our advisory locks apart from anyone else's
-CAPTURE_TABLES = (
+RECORD_TABLES = (
     "samples",
     "capture_stack_totals",
     "events",
     "metrics",
     "metric_series",
     "capture_documents",
-    "capture_thread_states",
-    "capture_callsite_trees",
-    "timeline_rollups",
-    "sample_slices",
-    "sample_rollup_captures",
-    "capture_digests",
 )
-"""Everything a parse writes for a capture; a re-parse replaces all of it in one transaction."""
+"""What the sink writes for a capture; with the steps' tables, everything a parse writes for it, all
+of which a re-parse replaces in one transaction."""
 
 Conn = psycopg.Connection[tuple[Any, ...]]
+
+
+def capture_tables(steps: tuple[ParseStep, ...]) -> list[str]:
+    """Every table a parse fills by capture: the records' and the steps'."""
+    return [*RECORD_TABLES, *(table for step in steps for table in step.tables)]
 
 
 def parse_capture(database_url: str, capture_id: int, attempt: int | None = None) -> None:
@@ -83,6 +81,7 @@ def parse_capture(database_url: str, capture_id: int, attempt: int | None = None
 
 def _parse_claimed(database_url: str, aux: Conn, capture_id: int, claimed: ClaimedCapture) -> None:
     filename, attempt = claimed.filename, claimed.attempt
+    steps = parse_steps()
     try:
         # The stack dictionary commits alone (see `stack_dictionary`), on a connection of its own: its
         # batches run on the sink's writer thread, while progress goes through `aux` from this one.
@@ -95,6 +94,7 @@ def _parse_claimed(database_url: str, aux: Conn, capture_id: int, claimed: Claim
                 main,
                 aux,
                 stacks,
+                steps,
                 capture_id,
                 Path(claimed.blob_path),
                 claimed.forced_format,
@@ -116,12 +116,12 @@ def _parse_claimed(database_url: str, aux: Conn, capture_id: int, claimed: Claim
         log.exception("parsing capture %s failed", capture_id)
         _fail(aux, capture_id, attempt, f"{filename}: internal error while parsing: {exc!r}")
         return
-    analyze_parsed(aux, capture_id)
-    _summarize_block_ranges(aux)
-    _store_thread_states(database_url, capture_id)
-    _store_callsite_tree(database_url, capture_id)
-    # Ready only now: a flame graph opened the moment the status flips finds every table filled.
-    after_parse(get_session_factory(database_url), capture_id)  # before ready, as every table above
+    _summarize_block_ranges(aux, capture_tables(steps))
+    # Ready only after these: a flame graph opened the moment the status flips finds every table filled.
+    committed = Committed(database_url, aux, capture_id)
+    for step in steps:
+        if step.after_commit is not None:
+            step.after_commit(committed)
     ended = aux.execute(
         "UPDATE captures SET status = %s, progress = 1 WHERE id = %s AND parse_attempt = %s "
         "RETURNING clock, format",
@@ -150,14 +150,14 @@ BRIN_INDEXES = """
 SUMMARIZE_LOCK_TIMEOUT = "1s"
 
 
-def _summarize_block_ranges(aux: Conn) -> None:
+def _summarize_block_ranges(aux: Conn, tables: list[str]) -> None:
     """Index the block ranges the parse has just filled, in the BRIN indexes of the tables it writes.
 
     A range no summary covers yet matches every query, so until autovacuum reached them a timeline
     zoom right after an upload read thirteen times the rows it needed (23 ms against 7 ms per
     track). Autovacuum summarizes them too: when it holds a table, that table is left to it.
     """
-    for (index,) in aux.execute(BRIN_INDEXES, (list(CAPTURE_TABLES),)).fetchall():
+    for (index,) in aux.execute(BRIN_INDEXES, (tables,)).fetchall():
         try:
             with aux.transaction():
                 aux.execute(f"SET LOCAL lock_timeout = '{SUMMARIZE_LOCK_TIMEOUT}'")
@@ -166,69 +166,21 @@ def _summarize_block_ranges(aux: Conn) -> None:
             log.info("%s: busy (autovacuum?), its new block ranges are left to autovacuum", index)
 
 
-def _store_thread_states(database_url: str, capture_id: int) -> None:
-    """The capture's whole-range thread states, read back by the threads view instead of recomputed.
-
-    Optional: when it fails the view computes them from the intervals, only slower.
-    """
-    started = time.monotonic()
-    try:
-        with get_session_factory(database_url)() as session:
-            threads = store_capture_totals(session, capture_id)
-            session.commit()
-    except Exception:
-        log.exception("thread states of capture %s were not stored; the view will compute them", capture_id)
-        return
-    if threads:
-        log.info(
-            "thread states of capture %s: %d threads in %.2f s",
-            capture_id,
-            threads,
-            time.monotonic() - started,
-        )
-
-
-def _store_callsite_tree(database_url: str, capture_id: int) -> None:
-    """The capture's call-site tree, so the first flame graph of it does not build it.
-
-    Optional: when it fails the first view builds (and stores) it, only slower.
-    """
-    started = time.monotonic()
-    try:
-        with get_session_factory(database_url)() as session:
-            parsed_at = session.execute(
-                text("SELECT parsed_at FROM captures WHERE id = :id"), {"id": capture_id}
-            ).scalar_one_or_none()
-            if parsed_at is None:
-                return
-            tree = build_and_store(session, capture_id, parsed_at)
-            session.commit()
-    except Exception:
-        log.exception(
-            "the call-site tree of capture %s was not stored; its first view will build it", capture_id
-        )
-        return
-    log.info(
-        "call-site tree of capture %s: %d nodes in %.2f s",
-        capture_id,
-        tree.node_count,
-        time.monotonic() - started,
-    )
-
-
 def _load(
     main: Conn,
     aux: Conn,
     stacks: Conn,
+    steps: tuple[ParseStep, ...],
     capture_id: int,
     blob_path: Path,
     forced_format: str | None,
     size_bytes: int,
     clock_info: dict[str, Any],
 ) -> str:
-    """Load the capture's records and tallies; returns the status it ends in (ready, partial, empty)."""
+    """Load the capture's records, tallies and the steps' tables; returns the status it ends in (ready,
+    partial, empty)."""
     main.execute("SELECT pg_advisory_xact_lock(%s, %s)", (ADVISORY_LOCK_CLASS, capture_id))
-    for table in CAPTURE_TABLES:
+    for table in capture_tables(steps):
         main.execute(f"DELETE FROM {table} WHERE capture_id = %s", (capture_id,))
     limits = CaptureLimits.from_settings()
     report = ParseReport(max_warnings=limits.warnings)
@@ -245,7 +197,11 @@ def _load(
         mapping = clock_mapping(importer.clock, clock_info, head, host)
         text = io.BufferedReader(PrefixedReader(head, stream), buffer_size=1 << 20)
         dictionary = StackDictionary(stacks, limits, report.stack_codes)
-        sink = RecordSink(main, dictionary, capture_id, mapping.to_epoch_us(), limits)
+        to_epoch_us = mapping.to_epoch_us()
+        loading = Loading(capture_id, to_epoch_us)
+        observers = [(step, step.observe(loading)) for step in steps if step.observe is not None]
+        events_stored = [observer.events_stored for _, observer in observers]
+        sink = RecordSink(main, dictionary, capture_id, to_epoch_us, limits, events_stored)
         next_progress = time.monotonic() + PROGRESS_INTERVAL_S
         with sink, collector_for_bulk_load() as settle:
             for count, record in enumerate(importer.parse(text, report)):
@@ -264,19 +220,35 @@ def _load(
             "shift_ns": clock["shift_ns"],
             "capture_clock": clock["capture_clock"],
         }
-    if sink.total == 0:
-        if is_blank(head) and not report.warnings:  # nothing in it at all: not a failure
-            _finish(main, capture_id, format_name, report, sink, clock)
-            return "empty"
+    empty = sink.total == 0 and is_blank(head) and not report.warnings  # nothing in it: not a failure
+    if sink.total == 0 and not empty:
         reason = "no records found"
         if report.warnings:
             first = report.warnings[0]
             reason += f" (first problem, line {first.line}: {first.message})"
         raise ParseError(0, reason)
     _finish(main, capture_id, format_name, report, sink, clock)
-    refresh_timeline_rollups(main, capture_id)
-    store_sample_slices(main, capture_id)
+    _run_in_transaction(Loaded(main, capture_id, empty), steps, {step.name: obs for step, obs in observers})
+    if empty:
+        return "empty"
     return "partial" if report.partial else "ready"
+
+
+def _run_in_transaction(
+    loaded: Loaded, steps: tuple[ParseStep, ...], observers: dict[str, LoadObserver]
+) -> None:
+    """The steps' parts in the parse's transaction, after the capture's row: in the steps' order, each
+    step's observer storing what it made of the records before its `in_transaction`."""
+    for step in steps:
+        observer = observers.get(step.name)
+        if observer is not None:
+            observer.store(loaded)
+        if step.in_transaction is not None:
+            step.in_transaction(loaded)
+        if loaded.conn.info.transaction_status is TransactionStatus.INERROR:
+            # An error caught outside a savepoint: the commit would roll everything back and the
+            # capture would end ready with nothing in it.
+            raise RuntimeError(f"the parse step {step.name!r} left the parse's transaction failed")
 
 
 YOUNG_OBJECTS = 100_000
@@ -348,7 +320,6 @@ def _finish(
             capture_id,
         ),
     )
-    store_sample_rollup(main, capture_id)  # after parsed_at: its mark names this parse
 
 
 def _fail(aux: Conn, capture_id: int, attempt: int, message: str) -> None:
@@ -366,6 +337,9 @@ def _fail(aux: Conn, capture_id: int, attempt: int, message: str) -> None:
 
 def discard_results(aux: Conn, capture_id: int) -> None:
     """Remove what earlier parses wrote: a failed re-parse must not leave them looking current."""
-    for table in CAPTURE_TABLES:
+    steps = parse_steps()
+    for table in capture_tables(steps):
         aux.execute(f"DELETE FROM {table} WHERE capture_id = %s", (capture_id,))
-    discard_sample_rollup(aux, capture_id)  # nor the rollup's copy of them
+    for step in steps:
+        if step.discard is not None:
+            step.discard(aux, capture_id)

@@ -7,6 +7,7 @@ events table is what grows without end when a trace runs too long.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
 
@@ -14,7 +15,7 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 from stallscope.ingest.limits import Cut
-from stallscope.ingest.model import TimedEvent
+from stallscope.ingest.model import Stack, TimedEvent
 from stallscope.ingest.sample_store import (
     BATCH_FRAMES,
     Submit,
@@ -26,6 +27,10 @@ from stallscope.ingest.sample_store import (
 from stallscope.ingest.stack_dictionary import StackDictionary, db_text
 
 BATCH_EVENTS = 20_000
+StackId = Callable[[Stack], int]
+"""The id an event's stack is stored under (`StackDictionary.id_of`), valid during the call it is given to."""
+EventsStored = Callable[[Sequence[TimedEvent], StackId], None]
+"""Told of each batch of events once it is written (see `EventWriter`)."""
 COPY_EVENTS = (
     "COPY events (capture_id, ts, duration_ns, kind, name, pid, tid, comm, cpu, state, stack_id, "
     "waker_tid, args, result, attrs) FROM STDIN"
@@ -41,9 +46,14 @@ class EventWriter:
         to_timestamp: ToTimestamp,
         max_events: int,
         submit: Submit = write_now,
+        stored: Sequence[EventsStored] = (),
     ) -> None:
         self._conn = copy_conn
         self._submit = submit
+        self._stored = tuple(stored)
+        """Told of every batch once written: exactly the events stored (none past `max_events`), in
+        the order stored, with their stacks' ids. They run where the write runs (the sink's writer
+        thread), one batch at a time, and what they raise fails the parse as a write's error does."""
         self._dictionary = dictionary
         self._capture_id = capture_id
         self._to_timestamp = to_timestamp
@@ -117,5 +127,7 @@ class EventWriter:
                         Jsonb(e.attrs) if e.attrs else None,
                     )
                 )
+        for stored in self._stored:
+            stored(batch, dictionary.id_of)
         if dictionary.cutting:
             dictionary.count_cuts(batch)

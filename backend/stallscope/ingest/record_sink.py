@@ -6,6 +6,7 @@ one batch while the parser reads the next.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import datetime
 from functools import partial
@@ -16,7 +17,7 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 from stallscope.ingest.clock import EpochMicros
-from stallscope.ingest.event_store import EventWriter
+from stallscope.ingest.event_store import EventsStored, EventWriter
 from stallscope.ingest.limits import CaptureLimits, setting_name
 from stallscope.ingest.metric_store import MetricWriter
 from stallscope.ingest.model import Document, MetricPoint, MetricRow, ParseReport, Record, Sample, TimedEvent
@@ -72,7 +73,11 @@ class BackgroundWrites:
 
 class RecordSink:
     """Use it in a `with` block: leaving it waits for the write in flight, even when the parse fails,
-    so the connections are never rolled back or closed under a write."""
+    so the connections are never rolled back or closed under a write.
+
+    `events_stored` observe the events as they are written (`EventWriter`): what is derived from
+    them is computed from the stream, not read back from the table afterwards.
+    """
 
     def __init__(
         self,
@@ -81,6 +86,7 @@ class RecordSink:
         capture_id: int,
         to_epoch_us: EpochMicros,
         limits: CaptureLimits | None = None,
+        events_stored: Sequence[EventsStored] = (),
     ) -> None:
         limits = limits or CaptureLimits.from_settings()
         self._conn = copy_conn
@@ -91,7 +97,9 @@ class RecordSink:
         self._writes = BackgroundWrites()
         submit = self._writes.submit
         self.samples = SampleWriter(copy_conn, dictionary, capture_id, to_epoch_us, submit)
-        self.events = EventWriter(copy_conn, dictionary, capture_id, to_timestamp, limits.events, submit)
+        self.events = EventWriter(
+            copy_conn, dictionary, capture_id, to_timestamp, limits.events, submit, events_stored
+        )
         self.metrics = MetricWriter(copy_conn, capture_id, to_timestamp, limits.metric_series, submit)
         self.documents = 0
 

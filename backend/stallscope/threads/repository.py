@@ -11,8 +11,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+import psycopg
 from sqlalchemy import text
 from sqlalchemy.orm import Session
+
+from stallscope.ingest.sched.args import FUTEX_WAIT_FRAMES
 
 STREAM_BATCH = 20_000
 
@@ -212,3 +215,20 @@ def sampler_headers(session: Session, capture_ids: list[int]) -> dict[int, dict[
         {"ids": capture_ids},
     )
     return {capture_id: dict(content) for capture_id, content in rows}
+
+
+FUTEX_WAIT_STACKS = """
+    SELECT s.id FROM stacks s WHERE s.id = ANY(%(stacks)s) AND EXISTS (
+        SELECT 1 FROM unnest(s.frame_ids) AS u (frame_id) JOIN frames f ON f.id = u.frame_id
+        WHERE EXISTS (
+            SELECT 1 FROM unnest(%(prefixes)s::text[]) AS p (prefix) WHERE starts_with(f.name, p.prefix)
+        )
+    )
+"""
+
+
+def futex_wait_stacks(conn: psycopg.Connection[tuple[Any, ...]], stack_ids: list[int]) -> set[int]:
+    """Which of these stacks are futex waits (`is_futex_wait_frame` of a frame), on the parse's own
+    connection: the one question the parse's thread totals ask of the stored stacks."""
+    rows = conn.execute(FUTEX_WAIT_STACKS, {"stacks": stack_ids, "prefixes": list(FUTEX_WAIT_FRAMES)})
+    return {int(row[0]) for row in rows}

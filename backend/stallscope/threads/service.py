@@ -1,9 +1,10 @@
 """Thread-state breakdowns, strips and futex locks: stored rows fed through the pure accounting.
 
 Scheduler intervals win when the captures have them (exact times, latencies, wakers, stacks); the
-/proc sampler's ticks are the fallback, and the response says which it used. A breakdown, a strip
-and the stored whole-capture totals all read the same rows into the same per-thread line
-(`analysis.thread_timeline`), so the bar and the strip of a thread cannot disagree.
+/proc sampler's ticks are the fallback, and the response says which it used. A breakdown and a strip
+read the same rows into the same per-thread line (`analysis.thread_timeline`), so the bar and the strip
+of a thread cannot disagree; the stored whole-capture totals are that line too, fed the same intervals
+as the parse stored them (`threads/parse_step.py`).
 """
 
 from __future__ import annotations
@@ -142,16 +143,6 @@ def capture_threads(
     if source == "proc-sampler":
         return source, _ticks(session, ThreadFilter([capture_id], start, end), []).get(capture_id, [])
     return source, []
-
-
-def store_capture_totals(session: Session, capture_id: int) -> int:
-    """After a parse: keep the capture's whole-range breakdown; returns the threads stored."""
-    if not repository.sched_captures(session, [capture_id]):
-        totals.store(session, capture_id, [])
-        return 0
-    threads = _sched_one(session, ThreadFilter([capture_id]))
-    totals.store(session, capture_id, threads)
-    return len(threads)
 
 
 def _ticks(session: Session, flt: ThreadFilter, notes: list[str]) -> dict[int, list[ThreadStates]]:

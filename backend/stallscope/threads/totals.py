@@ -1,4 +1,4 @@
-"""Whole-capture thread-state breakdowns, computed once after a parse and read back as they were.
+"""Whole-capture thread-state breakdowns, computed once by the parse and read back as they were.
 
 The stored form is the pure result (`ThreadStates`) as JSON, top stacks and lock sites by stack id,
 so a stored breakdown and one computed on the fly give the same answer. It is versioned: rows of an
@@ -10,12 +10,16 @@ from __future__ import annotations
 
 from typing import Any
 
+import psycopg
+from psycopg.types.json import Jsonb
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
 from stallscope.analysis.thread_states import STATES, Latency, LockWait, ThreadStates, TopStack
 from stallscope.threads import repository
 from stallscope.threads.repository import ThreadFilter
+
+Conn = psycopg.Connection[tuple[Any, ...]]
 
 VERSION = 2
 """1: one top stack per state, unclosed waits unknown. 2: inferred waits, top stacks, futex locks."""
@@ -72,30 +76,30 @@ def from_json(pid: int | None, tid: int, comm: str, d: dict[str, Any]) -> Thread
     )
 
 
-def store(session: Session, capture_id: int, threads: list[ThreadStates]) -> None:
-    session.execute(text("DELETE FROM capture_thread_states WHERE capture_id = :id"), {"id": capture_id})
+INSERT_ROWS = (
+    "INSERT INTO capture_thread_states (capture_id, pid, tid, comm, busy_ns, breakdown) "
+    "VALUES (%s, %s, %s, %s, %s, %s)"
+)
+
+
+def store(conn: Conn, capture_id: int, threads: list[ThreadStates]) -> None:
+    """Replace the capture's stored breakdowns (the parse's connection, in its transaction)."""
+    conn.execute("DELETE FROM capture_thread_states WHERE capture_id = %s", (capture_id,))
     if not threads:
         return
-    from psycopg.types.json import Jsonb
-
     rows = [
-        {
-            "capture_id": capture_id,
-            "pid": t.pid,
-            "tid": t.tid,
-            "comm": t.comm,
-            "busy": t.wall_ns - t.state_ns["sleeping"] - t.state_ns["unknown"],
-            "breakdown": Jsonb(to_json(t)),
-        }
+        (
+            capture_id,
+            t.pid,
+            t.tid,
+            t.comm,
+            t.wall_ns - t.state_ns["sleeping"] - t.state_ns["unknown"],
+            Jsonb(to_json(t)),
+        )
         for t in threads
     ]
-    session.execute(
-        text(
-            "INSERT INTO capture_thread_states (capture_id, pid, tid, comm, busy_ns, breakdown) "
-            "VALUES (:capture_id, :pid, :tid, :comm, :busy, :breakdown)"
-        ),
-        rows,
-    )
+    with conn.cursor() as cursor:
+        cursor.executemany(INSERT_ROWS, rows)
 
 
 CURRENT = "(breakdown->>'v')::int = :version"
