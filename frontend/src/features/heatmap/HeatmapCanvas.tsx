@@ -6,6 +6,7 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import { afterNextPaint } from '../../shared/timing';
 import type { HeatmapResponse } from './api';
+import type { HeatScale } from './colour';
 import { describeCell, gridOf } from './cells';
 import { columnLabels, drawAxes, drawCells, drawOverlay, layoutFor, prepare, readPalette } from './draw';
 import {
@@ -20,6 +21,8 @@ import {
 
 export interface HeatmapCanvasProps {
   data: HeatmapResponse;
+  /** The colour scale, shared with the legend. */
+  scale: HeatScale;
   /** The selection in the URL, as cells of this grid. */
   selected: CellRange | null;
   /** The selection is "outside these rows". */
@@ -34,7 +37,7 @@ interface Drag {
   current: Cell;
 }
 
-export function HeatmapCanvas({ data, selected, outside, onSelect, onDrawn }: HeatmapCanvasProps) {
+export function HeatmapCanvas({ data, scale, selected, outside, onSelect, onDrawn }: HeatmapCanvasProps) {
   const wrapRef = useRef<HTMLDivElement>(null);
   const baseRef = useRef<HTMLCanvasElement>(null);
   const overlayRef = useRef<HTMLCanvasElement>(null);
@@ -67,10 +70,10 @@ export function HeatmapCanvas({ data, selected, outside, onSelect, onDrawn }: He
     const ctx = prepare(canvas, layout.width, layout.height);
     if (!ctx) return;
     const palette = readPalette(canvas);
-    drawCells(ctx, grid, data.values, data.max, layout, palette);
+    drawCells(ctx, grid, data.values, scale, layout, palette);
     drawAxes(ctx, grid, layout, palette, columnLabels(grid, layout.cellW, data.wall_clock));
     return afterNextPaint((at) => drawn.current(at));
-  }, [data, grid, layout, width]);
+  }, [data, scale, grid, layout, width]);
 
   useLayoutEffect(() => {
     const canvas = overlayRef.current;

@@ -18,6 +18,7 @@ import { capturesQuery } from '../captures/queries';
 import type { HeatmapResponse } from './api';
 import { formatHeat, formatOffset, rangeSelection, selectionRange, type CellRange } from './grid';
 import { gridOf } from './cells';
+import { heatScale } from './colour';
 import { HeatmapCanvas } from './HeatmapCanvas';
 import { HeatmapControls } from './HeatmapControls';
 import { HeatmapLegend } from './HeatmapLegend';
@@ -206,6 +207,7 @@ interface BodyProps {
 function HeatmapBody({ data, selection, range, hasSelection, shown, loading, timingMs, onSelect, onClear, onDrawn, onClearFilters }: BodyProps) {
   const what = data.stream === 'samples' ? (data.event ?? 'samples') : STREAM_LABELS[data.stream].toLowerCase();
   const filtered = selection.pid !== null || selection.tid !== null || selection.comm !== null || data.name !== null || data.state !== null;
+  const scale = useMemo(() => heatScale(data.values, data.max), [data]);
   return (
     <>
       <div className="heatmap-status small" data-testid="heatmap-status">
@@ -251,8 +253,8 @@ function HeatmapBody({ data, selection, range, hasSelection, shown, loading, tim
       ) : (
         <div className="heatmap-layout">
           <div className="heatmap-main">
-            <HeatmapCanvas data={data} selected={range} outside={selection.within?.outside === true} onSelect={onSelect} onDrawn={onDrawn} />
-            <HeatmapLegend max={data.max} unit={data.unit} />
+            <HeatmapCanvas data={data} scale={scale} selected={range} outside={selection.within?.outside === true} onSelect={onSelect} onDrawn={onDrawn} />
+            <HeatmapLegend scale={scale} unit={data.unit} />
           </div>
           <aside className="heatmap-side">
             <HotCells data={data} selected={selection.within?.outside ? null : range} onSelect={onSelect} />
