@@ -6,11 +6,14 @@ import { EmptyState } from '../../shared/components/EmptyState';
 import { ErrorBanner } from '../../shared/components/ErrorBanner';
 import { currentSearch } from '../../shared/currentSearch';
 import { useDocumentTitle } from '../../shared/hooks/useDocumentTitle';
+import { useShortcutHelp } from '../../shared/hooks/useShortcuts';
 import { useUrlText } from '../../shared/hooks/useUrlText';
+import { shortcutFor } from '../../shared/shortcuts';
 import { formatCount } from '../../shared/units';
 import { EVENT_KIND_LABELS, eventDuration, eventTimeUtc } from './eventFormat';
 import { decodeEventsView, encodeEventsView, EVENTS_PAGE_SIZE, type EventSort, type EventsViewState } from './eventsView';
 import { eventsQuery } from './queries';
+import { EVENT_ROW_SHORTCUTS } from './shortcuts';
 import { StackPanel } from './StackPanel';
 
 export function EventsPage() {
@@ -49,6 +52,7 @@ function EventsView({ view, setView }: { view: EventsViewState; setView: (patch:
   const pages = Math.max(1, Math.ceil(total / EVENTS_PAGE_SIZE));
   const rows = events.data?.events ?? [];
   const offcpu = view.kind === 'off-cpu' || rows.some((e) => e.kind === 'off-cpu');
+  useShortcutHelp(rows.length > 0 ? EVENT_ROW_SHORTCUTS : null);
 
   const sortBy = (sort: EventSort) =>
     setView(sort === view.sort ? { descending: !view.descending, page: 0 } : { sort, descending: true, page: 0 });
@@ -150,7 +154,7 @@ function EventsView({ view, setView }: { view: EventsViewState; setView: (patch:
                     aria-selected={selected === e}
                     onClick={() => setSelected(e)}
                     onKeyDown={(k) => {
-                      if (k.key === 'Enter' || k.key === ' ') {
+                      if (shortcutFor(EVENT_ROW_SHORTCUTS, k)?.action === 'open') {
                         k.preventDefault();
                         setSelected(e);
                       }

@@ -10,7 +10,7 @@ import { epochUsFromIso } from '../../shared/selection';
 import { SelectionChips } from '../../shared/components/SelectionChips';
 import { ErrorBanner } from '../../shared/components/ErrorBanner';
 import { useDocumentTitle } from '../../shared/hooks/useDocumentTitle';
-import { useEscape } from '../../shared/hooks/useHotkeys';
+import { useShortcuts } from '../../shared/hooks/useShortcuts';
 import { literalMatcher } from '../../shared/regex';
 import { formatCount, formatDurationNs, formatPercent, formatValue, share } from '../../shared/units';
 import { FlameChart } from './FlameChart';
@@ -24,6 +24,7 @@ import { SOURCE_WORDS } from './sources';
 import { decodeFlameState, hasStates, patchFlameState, type FlameViewState } from './urlState';
 import { useViewTiming } from './useViewTiming';
 import { ZoomCrumbs } from './ZoomCrumbs';
+import { FLAME_SHORTCUTS } from './shortcuts';
 
 const chartSvg = (): SVGSVGElement | null => document.querySelector<SVGSVGElement>('[data-testid="flame-chart"] svg');
 
@@ -103,8 +104,11 @@ function FlameView({
     return { value, fraction: share(value, tree.value) };
   }, [tree, search]);
 
-  useEscape(() => {
-    if (view.zoom.length > 0 || view.search) setView({ zoom: [], search: '' }, view.zoom.length > 0);
+  useShortcuts(FLAME_SHORTCUTS, {
+    reset: () => {
+      if (view.zoom.length === 0 && !view.search) return false;
+      setView({ zoom: [], search: '' }, view.zoom.length > 0);
+    },
   });
   const loading = base.isFetching || zoomed.isFetching;
   const charted = tree !== undefined && meta !== undefined && tree.value > 0;

@@ -4,6 +4,8 @@
  * rectangle; the page turns it into the shared selection. Hover text is plain text, never HTML.
  */
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import { useShortcutHelp } from '../../shared/hooks/useShortcuts';
+import { shortcutFor } from '../../shared/shortcuts';
 import { afterNextPaint } from '../../shared/timing';
 import type { HeatmapResponse } from './api';
 import type { HeatScale } from './colour';
@@ -18,6 +20,7 @@ import {
   type Cell,
   type CellRange,
 } from './grid';
+import { HEATMAP_GRID_SHORTCUTS } from './shortcuts';
 
 export interface HeatmapCanvasProps {
   data: HeatmapResponse;
@@ -122,15 +125,17 @@ export function HeatmapCanvas({ data, scale, selected, outside, onSelect, onDraw
     onSelect(rangeOf(drag.anchor, drag.current));
   };
 
+  useShortcutHelp(HEATMAP_GRID_SHORTCUTS);
   const onKeyDown = (e: KeyboardEvent<HTMLCanvasElement>) => {
-    if (grid.columns === 0) return;
-    if (e.key === 'Enter' || e.key === ' ') {
+    const action = shortcutFor(HEATMAP_GRID_SHORTCUTS, e)?.action;
+    if (grid.columns === 0 || action === undefined) return;
+    if (action === 'select') {
       if (!cursor) return;
       e.preventDefault();
       onSelect(rangeOf(cursor.anchor, cursor.current));
       return;
     }
-    if (e.key === 'Escape') {
+    if (action === 'hide') {
       setCursor(null);
       return;
     }

@@ -11,7 +11,7 @@ import { ErrorBanner } from '../../shared/components/ErrorBanner';
 import { ViewTabs } from '../../shared/components/ViewTabs';
 import { currentSearch } from '../../shared/currentSearch';
 import { useDocumentTitle } from '../../shared/hooks/useDocumentTitle';
-import { useEscape } from '../../shared/hooks/useHotkeys';
+import { useShortcuts } from '../../shared/hooks/useShortcuts';
 import { readSelection, writeSelection, type Selection } from '../../shared/selection';
 import { formatDurationNs } from '../../shared/units';
 import { capturesQuery } from '../captures/queries';
@@ -23,6 +23,7 @@ import { HeatmapCanvas } from './HeatmapCanvas';
 import { HeatmapControls } from './HeatmapControls';
 import { HeatmapLegend } from './HeatmapLegend';
 import { HotCells } from './HotCells';
+import { HEATMAP_SHORTCUTS } from './shortcuts';
 import { heatmapQuery, streamsQuery } from './queries';
 import { SelectionBar } from './SelectionBar';
 import { capturesToShow, isParsed, sourcesFromStreams, STREAM_HINTS, STREAM_LABELS, streamSources } from './sources';
@@ -88,9 +89,10 @@ export function HeatmapPage() {
     setSelection({ fromUs: cells.fromUs, toUs: cells.toUs, within: cells.within }, true);
   };
   const clear = () => {
-    if (hasSelection) setSelection({ fromUs: null, toUs: null, within: null }, true);
+    if (!hasSelection) return false;
+    setSelection({ fromUs: null, toUs: null, within: null }, true);
   };
-  useEscape(clear);
+  useShortcuts(HEATMAP_SHORTCUTS, { clear });
 
   if (incident === null && selection.captures.length === 0) {
     return (

@@ -7,7 +7,8 @@ import { SelectionChips } from '../../shared/components/SelectionChips';
 import { ViewTabs } from '../../shared/components/ViewTabs';
 import { currentSearch } from '../../shared/currentSearch';
 import { useDocumentTitle } from '../../shared/hooks/useDocumentTitle';
-import { useEscape } from '../../shared/hooks/useHotkeys';
+import { useShortcutHelp, useShortcuts } from '../../shared/hooks/useShortcuts';
+import { shortcutFor } from '../../shared/shortcuts';
 import { readSelection, selectionApiParams, writeSelection, type Selection } from '../../shared/selection';
 import { afterNextPaint, measure } from '../../shared/timing';
 import { formatCount, formatDurationNs, formatPercent } from '../../shared/units';
@@ -15,6 +16,7 @@ import { useSelectionCaptures } from '../captures/selectionCaptures';
 import { RelevantFindings } from '../findings/RelevantFindings';
 import { getThreads, STATES, type ThreadRow, type ThreadState } from './api';
 import { LocksPanel } from './LocksPanel';
+import { THREAD_ROW_SHORTCUTS, THREADS_SHORTCUTS } from './shortcuts';
 import { StateBar, StateLegend } from './StateBar';
 import { ThreadDetail } from './ThreadDetail';
 import { GROUPS, groupThreads, readThreadsView, STATE_LABELS, threadKey, writeThreadsView, type SortKey, type ThreadsViewState } from './threadsView';
@@ -103,11 +105,15 @@ function ThreadsTable({ selection, captureIds, view, setView, setSelection }: Ta
     if (received === undefined) return;
     return afterNextPaint((at) => setTiming(measure('threads:render', received, at)));
   }, [query.data]);
-  useEscape(() => {
-    if (view.thread !== null) setView({ thread: null, state: null });
+  useShortcuts(THREADS_SHORTCUTS, {
+    close: () => {
+      if (view.thread === null) return false;
+      setView({ thread: null, state: null });
+    },
   });
 
   const data = query.data;
+  useShortcutHelp(data && data.threads.length > 0 ? THREAD_ROW_SHORTCUTS : null);
   const groups = useMemo(() => (data ? groupThreads(data.threads, view.group, view.sort) : []), [data, view.group, view.sort]);
   const picked = data?.threads.find((t) => threadKey(t) === view.thread) ?? null;
   const search = currentSearch();
@@ -247,9 +253,10 @@ function ThreadLine({ thread, view, setView }: LineProps) {
       data-capture={thread.capture_id}
       onKeyDown={(e) => {
         if (e.target !== e.currentTarget) return;
-        if (e.key === 'Enter') open(view.state);
-        if (e.key === 'ArrowDown') (e.currentTarget.nextElementSibling as HTMLElement | null)?.focus();
-        if (e.key === 'ArrowUp') (e.currentTarget.previousElementSibling as HTMLElement | null)?.focus();
+        const action = shortcutFor(THREAD_ROW_SHORTCUTS, e)?.action;
+        if (action === 'open') open(view.state);
+        if (action === 'next') (e.currentTarget.nextElementSibling as HTMLElement | null)?.focus();
+        if (action === 'previous') (e.currentTarget.previousElementSibling as HTMLElement | null)?.focus();
       }}
     >
       <td>

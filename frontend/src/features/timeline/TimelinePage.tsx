@@ -12,7 +12,7 @@ import { ViewTabs } from '../../shared/components/ViewTabs';
 import { timelineImage } from './snapshot';
 import { currentSearch } from '../../shared/currentSearch';
 import { useDocumentTitle } from '../../shared/hooks/useDocumentTitle';
-import { isTyping } from '../../shared/hooks/useHotkeys';
+import { useShortcuts } from '../../shared/hooks/useShortcuts';
 import { epochUsFromIso, readSelection, writeSelection, type Selection } from '../../shared/selection';
 import { formatDurationNs } from '../../shared/units';
 import { annotationsKey, getTracks, listAnnotations, type Annotation, type TimelineRequest, type TrackListing } from './api';
@@ -25,6 +25,7 @@ import { formatInstant, pan, zoomAround, type TimeRange } from './timeScale';
 import { TimelineClock, type TimelineInteraction, type TimelineTiming } from './timing';
 import { defaultTrackIds, orderedTracks, unknownTracks } from './trackDefaults';
 import { TrackPicker } from './TrackPicker';
+import { TIMELINE_SHORTCUTS } from './shortcuts';
 import { usePermissions } from '../auth/usePermissions';
 import { WindowFindings } from '../findings/WindowFindings';
 import { decodeTimelineView, patchTimelineView, type CpuSplit } from './urlState';
@@ -257,26 +258,20 @@ function TimelineBody({
     [range, setRange],
   );
 
-  // Keyboard: + / - zoom, 0 resets to the whole incident, [ and ] pan, a toggles annotating, Esc cancels.
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (isTyping(e.target) || e.ctrlKey || e.metaKey || e.altKey) return;
-      if (e.key === '+' || e.key === '=') zoom(ZOOM_STEP);
-      else if (e.key === '-' || e.key === '_') zoom(1 / ZOOM_STEP);
-      else if (e.key === '0') setRange(null, 'zoom', true);
-      else if (e.key === '[' && range) setRange(pan(range, -PAN_STEP), 'zoom', false);
-      else if (e.key === ']' && range) setRange(pan(range, PAN_STEP), 'zoom', false);
-      else if (e.key === 'a' && can.canRespond) setAnnotating((on) => !on);
-      else if (e.key === 'Escape') {
-        setAnnotating(false);
-        setNewAt(null);
-        setSelectedNote(null);
-      } else return;
-      e.preventDefault();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [zoom, range, setRange, can.canRespond]);
+  // Keyboard (the keys and what they do: shortcuts.ts, also listed by the `?` help).
+  useShortcuts(TIMELINE_SHORTCUTS, {
+    zoomIn: () => zoom(ZOOM_STEP),
+    zoomOut: () => zoom(1 / ZOOM_STEP),
+    whole: () => setRange(null, 'zoom', true),
+    earlier: () => (range ? setRange(pan(range, -PAN_STEP), 'zoom', false) : false),
+    later: () => (range ? setRange(pan(range, PAN_STEP), 'zoom', false) : false),
+    annotate: can.canRespond ? () => setAnnotating((on) => !on) : null,
+    cancel: () => {
+      setAnnotating(false);
+      setNewAt(null);
+      setSelectedNote(null);
+    },
+  });
 
   if (!range) {
     return (
