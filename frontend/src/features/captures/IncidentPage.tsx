@@ -22,6 +22,7 @@ import { IncidentHeader } from './IncidentHeader';
 import { capturesQuery, useRefreshCaptures, useReparse } from './queries';
 import { UploadPanel } from './UploadPanel';
 import { useUploads } from './useUploads';
+import { Breadcrumbs } from '../../shared/components/Breadcrumbs';
 
 export function IncidentPage() {
   const { id: rawId } = useParams();
@@ -66,9 +67,7 @@ function IncidentView({ id }: { id: number }) {
 
   return (
     <div className="stack">
-      <nav className="crumbs">
-        <Link to="/">Incidents</Link> <span aria-hidden="true">›</span> <span>#{id}</span>
-      </nav>
+      <Breadcrumbs incident={id} />
 
       {incident.isError ? <ErrorBanner title="Could not load the incident." error={incident.error} onRetry={() => void incident.refetch()} /> : null}
       {incident.data ? <IncidentHeader incident={incident.data} /> : incident.isPending ? <p className="muted">Loading incident…</p> : null}

@@ -27,6 +27,7 @@ import { decodeDiffState, patchDiffState, type DiffViewState } from './urlState'
 import { sideTree, type DiffTotals } from './view';
 import { DIFF_SHORTCUTS } from './shortcuts';
 import './diff.css';
+import { Breadcrumbs } from '../../shared/components/Breadcrumbs';
 
 type SetView = (patch: Partial<DiffViewState>, push?: boolean) => void;
 
@@ -98,10 +99,7 @@ function DiffView({ incident, view, warnings, setView }: { incident: number; vie
 
   return (
     <div className="stack diff-page">
-      <nav className="crumbs">
-        <Link to="/">Incidents</Link> <span aria-hidden="true">›</span> <Link to={`/incidents/${incident}`}>#{incident}</Link>{' '}
-        <span aria-hidden="true">›</span> <span>differential flame graph: B against A</span>
-      </nav>
+      <Breadcrumbs incident={incident} trail={[{ label: 'differential flame graph: B against A' }]} />
       {warnings.map((w) => (
         <div key={w} className="banner banner--info">
           {w}

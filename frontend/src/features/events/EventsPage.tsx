@@ -15,6 +15,8 @@ import { decodeEventsView, encodeEventsView, EVENTS_PAGE_SIZE, type EventSort, t
 import { eventsQuery } from './queries';
 import { EVENT_ROW_SHORTCUTS } from './shortcuts';
 import { StackPanel } from './StackPanel';
+import { Breadcrumbs } from '../../shared/components/Breadcrumbs';
+import { useCapturesLabel } from '../../shared/hooks/useCapturesLabel';
 
 export function EventsPage() {
   const [params, setParams] = useSearchParams();
@@ -46,6 +48,7 @@ function EventsView({ view, setView }: { view: EventsViewState; setView: (patch:
     offset: view.page * EVENTS_PAGE_SIZE,
   };
   const events = useQuery(eventsQuery(q));
+  const named = useCapturesLabel(view.incident, view.captures);
   const name = useUrlText(view.name, (text) => setView({ name: text.trim(), page: 0 }), 400);
   const [selected, setSelected] = useState<TraceEvent | null>(null);
   const total = events.data?.total ?? 0;
@@ -70,15 +73,7 @@ function EventsView({ view, setView }: { view: EventsViewState; setView: (patch:
 
   return (
     <div className="stack events-page">
-      <nav className="crumbs">
-        <Link to="/">Incidents</Link> <span aria-hidden="true">›</span>{' '}
-        {view.incident !== null ? (
-          <>
-            <Link to={`/incidents/${view.incident}`}>#{view.incident}</Link> <span aria-hidden="true">›</span>{' '}
-          </>
-        ) : null}
-        <span>events of {view.captures.map((c) => `#${c}`).join(', ')}</span>
-      </nav>
+      <Breadcrumbs incident={view.incident} trail={[{ label: `events of ${named}` }]} />
 
       <div className="filters" role="group" aria-label="Filters">
         <label className="field">

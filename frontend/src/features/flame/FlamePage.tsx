@@ -25,6 +25,8 @@ import { decodeFlameState, hasStates, patchFlameState, type FlameViewState } fro
 import { useViewTiming } from './useViewTiming';
 import { ZoomCrumbs } from './ZoomCrumbs';
 import { FLAME_SHORTCUTS } from './shortcuts';
+import { Breadcrumbs } from '../../shared/components/Breadcrumbs';
+import { useCapturesLabel } from '../../shared/hooks/useCapturesLabel';
 
 const chartSvg = (): SVGSVGElement | null => document.querySelector<SVGSVGElement>('[data-testid="flame-chart"] svg');
 
@@ -46,6 +48,7 @@ export function FlamePage() {
     return (
       <>
         {view.incident !== null ? <ViewTabs /> : null}
+        <Breadcrumbs incident={view.incident} trail={[{ label: SOURCE_WORDS[view.source].graph }]} />
         {captures.error ? <ErrorBanner title="Could not load the incident's captures." error={captures.error} /> : null}
         {captures.pending ? (
           <div className="flame-placeholder muted">Loading captures…</div>
@@ -77,6 +80,7 @@ function FlameView({
   setView: (patch: Partial<FlameViewState>, push?: boolean) => void;
 }) {
   const offcpu = view.source === 'off-cpu';
+  const named = useCapturesLabel(view.incident, view.captures);
   const stated = hasStates(view.source);
   const facets = useQuery(facetsQuery(view.captures, stated ? view.source : undefined, stated ? (view.state ?? undefined) : undefined));
   const timeReady = !needsTimeStart(view) || facets.data !== undefined || facets.isError;
@@ -127,17 +131,7 @@ function FlameView({
   return (
     <div className="stack flame-page">
       <ViewTabs image={chartSvg} imageName={`flame-${view.incident !== null ? `incident-${view.incident}` : `captures-${view.captures.join('-')}`}`} />
-      <nav className="crumbs">
-        <Link to="/">Incidents</Link> <span aria-hidden="true">›</span>{' '}
-        {view.incident !== null ? (
-          <>
-            <Link to={`/incidents/${view.incident}`}>#{view.incident}</Link> <span aria-hidden="true">›</span>{' '}
-          </>
-        ) : null}
-        <span>
-          {SOURCE_WORDS[view.source].graph} of {view.captures.length === 1 ? 'capture' : 'captures'} {view.captures.map((c) => `#${c}`).join(', ')}
-        </span>
-      </nav>
+      <Breadcrumbs incident={view.incident} trail={[{ label: `${SOURCE_WORDS[view.source].graph} of ${named}` }]} />
 
       <SelectionChips selection={view} onClear={(patch) => setView(patch)} />
 

@@ -30,6 +30,8 @@ import { capturesToShow, isParsed, sourcesFromStreams, STREAM_HINTS, STREAM_LABE
 import { patchHeatmapView, readHeatmapView, type HeatmapView } from './urlState';
 import { useRenderTiming } from './useRenderTiming';
 import './heatmap.css';
+import { Breadcrumbs } from '../../shared/components/Breadcrumbs';
+import { useCapturesLabel } from '../../shared/hooks/useCapturesLabel';
 
 /** Columns the server may send before merging seconds; the canvas fits them to the width. */
 const MAX_COLUMNS = 600;
@@ -60,6 +62,7 @@ export function HeatmapPage() {
   );
   const stream = view.stream ?? sources[0]?.stream ?? null;
   const shown = capturesToShow(selection.captures, sources, stream);
+  const named = useCapturesLabel(incident, shown);
   const streams = useQuery(streamsQuery(shown));
   const info = streams.data?.streams.find((s) => s.stream === stream);
   const heatmap = useQuery({
@@ -111,15 +114,7 @@ export function HeatmapPage() {
   return (
     <div className="stack heatmap-page">
       <ViewTabs />
-      <nav className="crumbs">
-        <Link to="/">Incidents</Link> <span aria-hidden="true">›</span>{' '}
-        {incident !== null ? (
-          <>
-            <Link to={`/incidents/${incident}`}>#{incident}</Link> <span aria-hidden="true">›</span>{' '}
-          </>
-        ) : null}
-        <span>sub-second heatmap{shown.length > 0 ? ` of ${shown.length === 1 ? 'capture' : 'captures'} ${shown.map((c) => `#${c}`).join(', ')}` : ''}</span>
-      </nav>
+      <Breadcrumbs incident={incident} trail={[{ label: `sub-second heatmap${shown.length > 0 ? ` of ${named}` : ''}` }]} />
 
       {warnings.map((w) => (
         <div key={w} className="banner banner--info">

@@ -16,6 +16,8 @@ import { SeriesPicker } from './SeriesPicker';
 import { seriesTitle } from './seriesList';
 import { UnitChartBlock } from './UnitChartBlock';
 import './metrics.css';
+import { Breadcrumbs } from '../../shared/components/Breadcrumbs';
+import { useCapturesLabel } from '../../shared/hooks/useCapturesLabel';
 
 /** Colours that read on dark and light backgrounds. */
 const COLORS = ['#5aa9ff', '#e8a23c', '#58b368', '#e0715a', '#b58cf0', '#3cc4c4', '#d36ba6', '#a3a84a'];
@@ -81,17 +83,8 @@ function MetricsView({ view, setView }: { view: MetricsViewState; setView: (p: P
     if (ids.length > 0) setView({ series: ids });
   }, [list.data, view, setView]);
 
-  const crumbs = (
-    <nav className="crumbs">
-      <Link to="/">Incidents</Link> <span aria-hidden="true">›</span>{' '}
-      {view.incident !== null ? (
-        <>
-          <Link to={`/incidents/${view.incident}`}>#{view.incident}</Link> <span aria-hidden="true">›</span>{' '}
-        </>
-      ) : null}
-      <span>{byIncident ? 'metrics of every capture' : `metrics of ${view.captures.map((c) => `#${c}`).join(', ')}`}</span>
-    </nav>
-  );
+  const named = useCapturesLabel(view.incident, view.captures);
+  const crumbs = <Breadcrumbs incident={view.incident} trail={[{ label: byIncident ? 'metrics of every capture' : `metrics of ${named}` }]} />;
 
   if (list.data && list.data.length === 0) {
     return (

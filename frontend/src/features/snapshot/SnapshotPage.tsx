@@ -7,6 +7,7 @@ import { ErrorBanner } from '../../shared/components/ErrorBanner';
 import { useDocumentTitle } from '../../shared/hooks/useDocumentTitle';
 import { formatUtc } from '../captures/captureView';
 import { filterSections, readSnapshot, type SnapshotSection } from './snapshot';
+import { Breadcrumbs } from '../../shared/components/Breadcrumbs';
 
 export function SnapshotPage() {
   const { id: rawId } = useParams();
@@ -21,15 +22,7 @@ export function SnapshotPage() {
   const incident = capture.data?.incident_id;
   return (
     <div className="stack snapshot-page">
-      <nav className="crumbs">
-        <Link to="/">Incidents</Link> <span aria-hidden="true">›</span>{' '}
-        {incident !== undefined ? (
-          <>
-            <Link to={`/incidents/${incident}`}>#{incident}</Link> <span aria-hidden="true">›</span>{' '}
-          </>
-        ) : null}
-        <span>snapshot {capture.data ? <span className="mono">{capture.data.filename}</span> : `#${id}`}</span>
-      </nav>
+      <Breadcrumbs incident={incident ?? null} trail={[{ label: `snapshot ${capture.data ? capture.data.filename : `#${id}`}` }]} />
       {docs.isError ? <ErrorBanner title="Could not load the snapshot." error={docs.error} onRetry={() => void docs.refetch()} /> : null}
       {docs.isPending ? <p className="muted">Loading snapshot…</p> : null}
       {docs.data && snapshots.length === 0 ? (

@@ -21,6 +21,8 @@ import { StateBar, StateLegend } from './StateBar';
 import { ThreadDetail } from './ThreadDetail';
 import { GROUPS, groupThreads, readThreadsView, STATE_LABELS, threadKey, writeThreadsView, type SortKey, type ThreadsViewState } from './threadsView';
 import './threads.css';
+import { Breadcrumbs } from '../../shared/components/Breadcrumbs';
+import { useCapturesLabel } from '../../shared/hooks/useCapturesLabel';
 
 const SHOWN_LIMIT = 500;
 
@@ -31,6 +33,7 @@ export function ThreadsPage() {
   useDocumentTitle(selection.incident !== null ? `Threads · incident #${selection.incident}` : 'Threads');
   // Every parsed capture: the server picks the scheduler ones, and `perf trace` captures add their futex calls.
   const captures = useSelectionCaptures(selection, 'any');
+  const named = useCapturesLabel(selection.incident, selection.captures);
 
   const setView = (patch: Partial<ThreadsViewState>, push = false) =>
     setParams(writeThreadsView(new URLSearchParams(currentSearch()), { ...readThreadsView(new URLSearchParams(currentSearch())), ...patch }), {
@@ -53,6 +56,7 @@ export function ThreadsPage() {
   return (
     <div className="stack threads-page">
       <ViewTabs />
+      <Breadcrumbs incident={selection.incident} trail={[{ label: selection.captures.length > 0 ? `thread states of ${named}` : 'thread states' }]} />
       <SelectionChips selection={selection} onClear={setSelection} />
       {warnings.map((w) => (
         <div key={w} className="banner banner--info">

@@ -30,6 +30,7 @@ import { usePermissions } from '../auth/usePermissions';
 import { WindowFindings } from '../findings/WindowFindings';
 import { decodeTimelineView, patchTimelineView, type CpuSplit } from './urlState';
 import './timeline.css';
+import { Breadcrumbs } from '../../shared/components/Breadcrumbs';
 
 /** Responses already drawn once: shown again, they are timed from when they are shown. */
 const drawnBefore = new WeakSet<object>();
@@ -76,10 +77,7 @@ function TimelineView({ incident, selection, warnings }: { incident: number; sel
   return (
     <div className="stack tl-page">
       <ViewTabs image={timelineImage} imageName={`timeline-incident-${incident}`} />
-      <nav className="crumbs">
-        <Link to="/">Incidents</Link> <span aria-hidden="true">›</span> <Link to={`/incidents/${incident}`}>#{incident}</Link>{' '}
-        <span aria-hidden="true">›</span> <span>timeline</span>
-      </nav>
+      <Breadcrumbs incident={incident} trail={[{ label: 'timeline' }]} />
       {[...warnings, ...viewWarnings].map((w) => (
         <div key={w} className="banner banner--info">
           {w}
