@@ -18,6 +18,7 @@ import { FlameFilters } from './FlameFilters';
 import { FlameLegend } from './FlameLegend';
 import { foldedFileName, needsTimeStart, toFlameQuery } from './flameQuery';
 import { FlameToolbar } from './FlameToolbar';
+import { OffCpuHint } from './OffCpuHint';
 import { facetsQuery, flameQuery, prefetchZoomedTree, useZoomedTree } from './queries';
 import { deepestExisting, matchedValue, pathKey } from './tree';
 import { SOURCE_WORDS } from './sources';
@@ -62,6 +63,7 @@ export function FlamePage() {
                 <Link to="/">Pick an incident</Link>
               )}
             </p>
+            <OffCpuHint view={view} />
           </EmptyState>
         )}
       </>
@@ -240,6 +242,7 @@ function FlameView({
                 Off-CPU flame graphs come from scheduler traces (<code>perf sched record</code> then <code>perf script</code>).
               </p>
             ) : null}
+            <OffCpuHint view={view} />
             <button
               type="button"
               className="btn"
