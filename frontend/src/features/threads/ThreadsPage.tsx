@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { EmptyState } from '../../shared/components/EmptyState';
 import { ErrorBanner } from '../../shared/components/ErrorBanner';
@@ -8,7 +8,7 @@ import { ViewTabs } from '../../shared/components/ViewTabs';
 import { currentSearch } from '../../shared/currentSearch';
 import { useDocumentTitle } from '../../shared/hooks/useDocumentTitle';
 import { useShortcutHelp, useShortcuts } from '../../shared/hooks/useShortcuts';
-import { shortcutFor } from '../../shared/shortcuts';
+import { keyLabels, shortcutFor } from '../../shared/shortcuts';
 import { readSelection, selectionApiParams, writeSelection, type Selection } from '../../shared/selection';
 import { afterNextPaint, measure } from '../../shared/timing';
 import { formatCount, formatDurationNs, formatPercent } from '../../shared/units';
@@ -16,7 +16,7 @@ import { useSelectionCaptures } from '../captures/selectionCaptures';
 import { RelevantFindings } from '../findings/RelevantFindings';
 import { getThreads, STATES, type ThreadRow, type ThreadState } from './api';
 import { LocksPanel } from './LocksPanel';
-import { THREAD_ROW_SHORTCUTS, THREADS_SHORTCUTS } from './shortcuts';
+import { THREAD_FILTER_SHORTCUTS, THREAD_ROW_SHORTCUTS, THREADS_SHORTCUTS } from './shortcuts';
 import { StateBar, StateLegend } from './StateBar';
 import { ThreadDetail } from './ThreadDetail';
 import { GROUPS, groupThreads, readThreadsView, STATE_LABELS, threadKey, writeThreadsView, type SortKey, type ThreadsViewState } from './threadsView';
@@ -125,19 +125,7 @@ function ThreadsTable({ selection, captureIds, view, setView, setSelection }: Ta
   return (
     <>
       <div className="threads-toolbar">
-        <label className="field">
-          <span>Thread name (regex)</span>
-          <input
-            key={view.match}
-            defaultValue={view.match}
-            placeholder="e.g. ^postgres"
-            aria-label="Thread name filter (regular expression)"
-            onKeyDown={(e) => {
-              if (e.key === 'Enter') setView({ match: e.currentTarget.value.trim() });
-            }}
-            onBlur={(e) => setView({ match: e.currentTarget.value.trim() })}
-          />
-        </label>
+        <NameFilter key={view.match} applied={view.match} onApply={(match) => setView({ match })} />
         <label className="field">
           <span>Group by</span>
           <select value={view.group} onChange={(e) => setView({ group: e.target.value as ThreadsViewState['group'] })}>
@@ -213,6 +201,41 @@ function ThreadsTable({ selection, captureIds, view, setView, setSelection }: Ta
       ) : null}
       {data ? <LocksPanel locks={data.locks} onOpen={(captureId, tid) => setView({ thread: `${captureId}:${tid}`, state: null }, true)} /> : null}
     </>
+  );
+}
+
+/**
+ * The thread name filter: a regular expression the server applies, so it is sent on Enter (or on
+ * leaving the field), not at every keystroke: each one would run the breakdown again, and a pattern
+ * half typed (`^pg(`) is often not a valid one. The hint says so, louder while an edit is unsent.
+ */
+function NameFilter({ applied, onApply }: { applied: string; onApply: (match: string) => void }) {
+  const [draft, setDraft] = useState(applied);
+  const hintId = useId();
+  useShortcutHelp(THREAD_FILTER_SHORTCUTS);
+  const pending = draft.trim() !== applied;
+  const keys = THREAD_FILTER_SHORTCUTS.shortcuts.flatMap(keyLabels).join(' or ');
+  return (
+    <label className="field">
+      <span>Thread name (regex)</span>
+      <span className="threads-filter">
+        <input
+          value={draft}
+          placeholder="e.g. ^postgres"
+          aria-label="Thread name filter (regular expression)"
+          aria-describedby={hintId}
+          data-testid="thread-filter"
+          onChange={(e) => setDraft(e.currentTarget.value)}
+          onKeyDown={(e) => {
+            if (shortcutFor(THREAD_FILTER_SHORTCUTS, e)?.action === 'apply') onApply(draft.trim());
+          }}
+          onBlur={() => onApply(draft.trim())}
+        />
+        <small id={hintId} className={pending ? 'threads-filter__hint threads-filter__hint--pending' : 'threads-filter__hint'} data-testid="thread-filter-hint">
+          {pending ? `Press ${keys} to apply` : `${keys} to apply`}
+        </small>
+      </span>
+    </label>
   );
 }
 

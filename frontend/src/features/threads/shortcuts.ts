@@ -16,3 +16,9 @@ export const THREAD_ROW_SHORTCUTS: ShortcutGroup<'open' | 'next' | 'previous'> =
     { action: 'open', keys: ['Enter'], does: 'Open the thread’s details' },
   ],
 };
+
+export const THREAD_FILTER_SHORTCUTS: ShortcutGroup<'apply'> = {
+  title: 'Thread name filter',
+  where: 'in the field',
+  shortcuts: [{ action: 'apply', keys: ['Enter'], does: 'Apply the filter (a regular expression; empty shows every thread)' }],
+};
