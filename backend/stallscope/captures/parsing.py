@@ -271,7 +271,7 @@ def _load(
         reason = "no records found"
         if report.warnings:
             first = report.warnings[0]
-            reason += f" (first problem, line {first.line}: {first.message})"
+            reason += f" (first problem, {first})"
         raise ParseError(0, reason)
     _finish(main, capture_id, format_name, report, sink, clock)
     refresh_timeline_rollups(main, capture_id)
