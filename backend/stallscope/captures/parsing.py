@@ -114,7 +114,7 @@ def _parse_claimed(database_url: str, aux: Conn, capture_id: int, claimed: Claim
         raise
     except Exception as exc:
         log.exception("parsing capture %s failed", capture_id)
-        _fail(aux, capture_id, attempt, f"{filename}: internal error while parsing: {exc!r}")
+        _fail(aux, capture_id, attempt, f"{filename}: {internal_failure(exc)}")
         return
     analyze_parsed(aux, capture_id)
     _summarize_block_ranges(aux)
@@ -349,6 +349,14 @@ def _finish(
         ),
     )
     store_sample_rollup(main, capture_id)  # after parsed_at: its mark names this parse
+
+
+def internal_failure(exc: Exception) -> str:
+    """What the capture page says of a parse that failed on our side: the reason in words, its first
+    line only (a database error goes on with its context), not the exception's class and repr."""
+    lines = str(exc).strip().splitlines()
+    reason = lines[0].strip() if lines else "no reason given"
+    return f"Stallscope failed while reading it (an internal error, logged on the server): {reason}"
 
 
 def _fail(aux: Conn, capture_id: int, attempt: int, message: str) -> None:
