@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { postmortemUrl } from '../../api/endpoints';
+import { Breadcrumbs } from '../../shared/components/Breadcrumbs';
 import { EmptyState } from '../../shared/components/EmptyState';
 import { ErrorBanner } from '../../shared/components/ErrorBanner';
 import { useDocumentTitle } from '../../shared/hooks/useDocumentTitle';
@@ -22,7 +23,6 @@ import { IncidentHeader } from './IncidentHeader';
 import { capturesQuery, useRefreshCaptures, useReparse } from './queries';
 import { UploadPanel } from './UploadPanel';
 import { useUploads } from './useUploads';
-import { Breadcrumbs } from '../../shared/components/Breadcrumbs';
 
 export function IncidentPage() {
   const { id: rawId } = useParams();

@@ -3,6 +3,7 @@ import { useMemo } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { listCaptures } from '../../api/endpoints';
 import type { Capture } from '../../api/types';
+import { Breadcrumbs } from '../../shared/components/Breadcrumbs';
 import { EmptyState } from '../../shared/components/EmptyState';
 import { ErrorBanner } from '../../shared/components/ErrorBanner';
 import { ViewTabs } from '../../shared/components/ViewTabs';
@@ -27,7 +28,6 @@ import { decodeDiffState, patchDiffState, type DiffViewState } from './urlState'
 import { sideTree, type DiffTotals } from './view';
 import { DIFF_SHORTCUTS } from './shortcuts';
 import './diff.css';
-import { Breadcrumbs } from '../../shared/components/Breadcrumbs';
 
 type SetView = (patch: Partial<DiffViewState>, push?: boolean) => void;
 

@@ -2,9 +2,11 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { EVENT_KINDS, type TraceEvent } from '../../api/types';
+import { Breadcrumbs } from '../../shared/components/Breadcrumbs';
 import { EmptyState } from '../../shared/components/EmptyState';
 import { ErrorBanner } from '../../shared/components/ErrorBanner';
 import { currentSearch } from '../../shared/currentSearch';
+import { useCapturesLabel } from '../../shared/hooks/useCapturesLabel';
 import { useDocumentTitle } from '../../shared/hooks/useDocumentTitle';
 import { useShortcutHelp } from '../../shared/hooks/useShortcuts';
 import { useUrlText } from '../../shared/hooks/useUrlText';
@@ -15,8 +17,6 @@ import { decodeEventsView, encodeEventsView, EVENTS_PAGE_SIZE, type EventSort, t
 import { eventsQuery } from './queries';
 import { EVENT_ROW_SHORTCUTS } from './shortcuts';
 import { StackPanel } from './StackPanel';
-import { Breadcrumbs } from '../../shared/components/Breadcrumbs';
-import { useCapturesLabel } from '../../shared/hooks/useCapturesLabel';
 
 export function EventsPage() {
   const [params, setParams] = useSearchParams();

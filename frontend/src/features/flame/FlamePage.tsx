@@ -2,6 +2,7 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import { useEffect, useMemo } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { flameExportUrl, foldedUrl } from '../../api/endpoints';
+import { Breadcrumbs } from '../../shared/components/Breadcrumbs';
 import { EmptyState } from '../../shared/components/EmptyState';
 import { ViewTabs } from '../../shared/components/ViewTabs';
 import { useSelectionCaptures } from '../captures/selectionCaptures';
@@ -9,6 +10,7 @@ import { currentSearch } from '../../shared/currentSearch';
 import { epochUsFromIso } from '../../shared/selection';
 import { SelectionChips } from '../../shared/components/SelectionChips';
 import { ErrorBanner } from '../../shared/components/ErrorBanner';
+import { useCapturesLabel } from '../../shared/hooks/useCapturesLabel';
 import { useDocumentTitle } from '../../shared/hooks/useDocumentTitle';
 import { useShortcuts } from '../../shared/hooks/useShortcuts';
 import { literalMatcher } from '../../shared/regex';
@@ -26,8 +28,6 @@ import { decodeFlameState, hasStates, patchFlameState, type FlameViewState } fro
 import { useViewTiming } from './useViewTiming';
 import { ZoomCrumbs } from './ZoomCrumbs';
 import { FLAME_SHORTCUTS } from './shortcuts';
-import { Breadcrumbs } from '../../shared/components/Breadcrumbs';
-import { useCapturesLabel } from '../../shared/hooks/useCapturesLabel';
 
 const chartSvg = (): SVGSVGElement | null => document.querySelector<SVGSVGElement>('[data-testid="flame-chart"] svg');
 

@@ -6,10 +6,12 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { Breadcrumbs } from '../../shared/components/Breadcrumbs';
 import { EmptyState } from '../../shared/components/EmptyState';
 import { ErrorBanner } from '../../shared/components/ErrorBanner';
 import { ViewTabs } from '../../shared/components/ViewTabs';
 import { currentSearch } from '../../shared/currentSearch';
+import { useCapturesLabel } from '../../shared/hooks/useCapturesLabel';
 import { useDocumentTitle } from '../../shared/hooks/useDocumentTitle';
 import { useShortcuts } from '../../shared/hooks/useShortcuts';
 import { readSelection, writeSelection, type Selection } from '../../shared/selection';
@@ -30,8 +32,6 @@ import { capturesToShow, isParsed, sourcesFromStreams, STREAM_HINTS, STREAM_LABE
 import { patchHeatmapView, readHeatmapView, type HeatmapView } from './urlState';
 import { useRenderTiming } from './useRenderTiming';
 import './heatmap.css';
-import { Breadcrumbs } from '../../shared/components/Breadcrumbs';
-import { useCapturesLabel } from '../../shared/hooks/useCapturesLabel';
 
 /** Columns the server may send before merging seconds; the canvas fits them to the width. */
 const MAX_COLUMNS = 600;

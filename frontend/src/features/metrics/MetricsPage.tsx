@@ -3,10 +3,12 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { listIncidentSeries, listSeries, querySeriesPoints } from '../../api/endpoints';
 import type { MetricPoints, MetricSeries } from '../../api/types';
+import { Breadcrumbs } from '../../shared/components/Breadcrumbs';
 import { EmptyState } from '../../shared/components/EmptyState';
 import { ErrorBanner } from '../../shared/components/ErrorBanner';
 import { ViewTabs } from '../../shared/components/ViewTabs';
 import { currentSearch } from '../../shared/currentSearch';
+import { useCapturesLabel } from '../../shared/hooks/useCapturesLabel';
 import { useDocumentTitle } from '../../shared/hooks/useDocumentTitle';
 import { useUrlText } from '../../shared/hooks/useUrlText';
 import { bucketsFor, bucketsForWidth, capturesApart, chartsByUnit, seriesWindows, toChartPoints, type ChartSeries, type XMode } from './chartData';
@@ -16,8 +18,6 @@ import { SeriesPicker } from './SeriesPicker';
 import { seriesTitle } from './seriesList';
 import { UnitChartBlock } from './UnitChartBlock';
 import './metrics.css';
-import { Breadcrumbs } from '../../shared/components/Breadcrumbs';
-import { useCapturesLabel } from '../../shared/hooks/useCapturesLabel';
 
 /** Colours that read on dark and light backgrounds. */
 const COLORS = ['#5aa9ff', '#e8a23c', '#58b368', '#e0715a', '#b58cf0', '#3cc4c4', '#d36ba6', '#a3a84a'];

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useParams, useSearchParams } from 'react-router';
+import { Breadcrumbs } from '../../shared/components/Breadcrumbs';
 import { EmptyState } from '../../shared/components/EmptyState';
 import { ErrorBanner } from '../../shared/components/ErrorBanner';
 import { useDocumentTitle } from '../../shared/hooks/useDocumentTitle';
@@ -8,7 +9,6 @@ import { listCaptures } from '../../api/endpoints';
 import { cellText, groups, onlyReadSummary, pickPair, sideId, snapshotLabel, startEndPairs, uploadHosts, type RowGroup, type UploadHosts } from './configDiffView';
 import { getConfigDiff, listSnapshots, type ConfigDiff, type SnapshotRef } from './diffApi';
 import './configDiff.css';
-import { Breadcrumbs } from '../../shared/components/Breadcrumbs';
 
 /** Two snapshots of an incident side by side: the settings B changed, added or lost against A. */
 export function ConfigDiffPage() {

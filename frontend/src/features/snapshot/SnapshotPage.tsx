@@ -2,12 +2,12 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { getCapture, getDocuments } from '../../api/endpoints';
+import { Breadcrumbs } from '../../shared/components/Breadcrumbs';
 import { EmptyState } from '../../shared/components/EmptyState';
 import { ErrorBanner } from '../../shared/components/ErrorBanner';
 import { useDocumentTitle } from '../../shared/hooks/useDocumentTitle';
 import { formatUtc } from '../captures/captureView';
 import { filterSections, readSnapshot, type SnapshotSection } from './snapshot';
-import { Breadcrumbs } from '../../shared/components/Breadcrumbs';
 
 export function SnapshotPage() {
   const { id: rawId } = useParams();

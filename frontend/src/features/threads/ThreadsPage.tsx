@@ -1,11 +1,13 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { Breadcrumbs } from '../../shared/components/Breadcrumbs';
 import { EmptyState } from '../../shared/components/EmptyState';
 import { ErrorBanner } from '../../shared/components/ErrorBanner';
 import { SelectionChips } from '../../shared/components/SelectionChips';
 import { ViewTabs } from '../../shared/components/ViewTabs';
 import { currentSearch } from '../../shared/currentSearch';
+import { useCapturesLabel } from '../../shared/hooks/useCapturesLabel';
 import { useDocumentTitle } from '../../shared/hooks/useDocumentTitle';
 import { useShortcutHelp, useShortcuts } from '../../shared/hooks/useShortcuts';
 import { keyLabels, shortcutFor } from '../../shared/shortcuts';
@@ -21,8 +23,6 @@ import { StateBar, StateLegend } from './StateBar';
 import { ThreadDetail } from './ThreadDetail';
 import { GROUPS, groupThreads, readThreadsView, STATE_LABELS, threadKey, writeThreadsView, type SortKey, type ThreadsViewState } from './threadsView';
 import './threads.css';
-import { Breadcrumbs } from '../../shared/components/Breadcrumbs';
-import { useCapturesLabel } from '../../shared/hooks/useCapturesLabel';
 
 const SHOWN_LIMIT = 500;
 

@@ -5,6 +5,7 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { Breadcrumbs } from '../../shared/components/Breadcrumbs';
 import { EmptyState } from '../../shared/components/EmptyState';
 import { chromeTraceUrl } from '../../api/endpoints';
 import { ErrorBanner } from '../../shared/components/ErrorBanner';
@@ -30,7 +31,6 @@ import { usePermissions } from '../auth/usePermissions';
 import { WindowFindings } from '../findings/WindowFindings';
 import { decodeTimelineView, patchTimelineView, type CpuSplit } from './urlState';
 import './timeline.css';
-import { Breadcrumbs } from '../../shared/components/Breadcrumbs';
 
 /** Responses already drawn once: shown again, they are timed from when they are shown. */
 const drawnBefore = new WeakSet<object>();
