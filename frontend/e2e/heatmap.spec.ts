@@ -4,7 +4,7 @@
  * the URL, and "Flame graph of these cells" opens a flame graph of exactly those slices.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { createIncident, measureCount, saveScreenshot, uploadCapture } from './helpers';
+import { artifacts, createIncident, measureCount, saveScreenshot, uploadCapture } from './helpers';
 
 const T0 = 1_763_712_000; // 2025-11-21T08:00:00Z, where perf time 1000.0 lands
 const PERF_BASE_S = 1000;
@@ -52,6 +52,26 @@ const cellCentre = (g: GridBox, col: number, row: number) => ({
   y: g.y + g.top + (row + 0.5) * g.cellH,
 });
 
+/** Relative luminance (0 black, 1 white) of the middle of one cell, as the base canvas painted it. */
+async function cellLuminance(page: Page, g: GridBox, col: number, row: number): Promise<number> {
+  const x = g.left + (col + 0.5) * g.cellW;
+  const y = g.top + (row + 0.5) * g.cellH;
+  return page.locator('.heatmap-grid__base').evaluate(
+    (canvas: HTMLCanvasElement, at) => {
+      const ratio = canvas.width / canvas.clientWidth;
+      const ctx = canvas.getContext('2d');
+      if (!ctx) throw new Error('no 2d context');
+      const [r = 0, gr = 0, b = 0] = ctx.getImageData(Math.round(at.x * ratio), Math.round(at.y * ratio), 1, 1).data;
+      const lin = (v: number) => {
+        const s = v / 255;
+        return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+      };
+      return 0.2126 * lin(r) + 0.7152 * lin(gr) + 0.0722 * lin(b);
+    },
+    { x, y },
+  );
+}
+
 test('heatmap: hot row, drag to select, keyboard, flame graph of the cells', async ({ page, request }) => {
   const incident = await createIncident(request, `heatmap e2e ${Date.now()}`);
   await uploadCapture(request, incident, Buffer.from(periodicCapture()), {
@@ -83,6 +103,15 @@ test('heatmap: hot row, drag to select, keyboard, flame graph of the cells', asy
   await expect(page.getByTestId('heatmap-tip')).toContainText('0–20 ms into the second');
   await expect(page.getByTestId('heatmap-tip')).toContainText(`${BURST} samples`);
   await saveScreenshot(page, 'heatmap-overview.png');
+
+  // More samples, darker cell: the burst's cells are drawn darker than the one-sample cells, and the
+  // legend's numbers run from the sparsest cell to the fullest.
+  const burstLum = await cellLuminance(page, g, 0, 0);
+  const spreadLum = await cellLuminance(page, g, 0, 5); // 100–120 ms: one sample
+  expect(burstLum).toBeLessThan(spreadLum);
+  await expect(page.getByTestId('heatmap-legend-tick')).toHaveText(['1 sample', '5', '10', `${BURST} samples`]);
+  await expect(page.getByTestId('heatmap-legend')).toContainText('samples per cell · darker is more');
+  await page.getByTestId('heatmap-legend').screenshot({ path: `${artifacts}/heatmap-legend.png` });
 
   // Drag over the first row of seconds 2..5.
   const from = cellCentre(g, 2, 0);

@@ -114,7 +114,7 @@ def _parse_claimed(database_url: str, aux: Conn, capture_id: int, claimed: Claim
         raise
     except Exception as exc:
         log.exception("parsing capture %s failed", capture_id)
-        _fail(aux, capture_id, attempt, f"{filename}: internal error while parsing: {exc!r}")
+        _fail(aux, capture_id, attempt, f"{filename}: {internal_failure(exc)}")
         return
     _summarize_block_ranges(aux, capture_tables(steps))
     # Ready only after these: a flame graph opened the moment the status flips finds every table filled.
@@ -225,7 +225,7 @@ def _load(
         reason = "no records found"
         if report.warnings:
             first = report.warnings[0]
-            reason += f" (first problem, line {first.line}: {first.message})"
+            reason += f" (first problem, {first})"
         raise ParseError(0, reason)
     _finish(main, capture_id, format_name, report, sink, clock)
     _run_in_transaction(Loaded(main, capture_id, empty), steps, {step.name: obs for step, obs in observers})
@@ -320,6 +320,14 @@ def _finish(
             capture_id,
         ),
     )
+
+
+def internal_failure(exc: Exception) -> str:
+    """What the capture page says of a parse that failed on our side: the reason in words, its first
+    line only (a database error goes on with its context), not the exception's class and repr."""
+    lines = str(exc).strip().splitlines()
+    reason = lines[0].strip() if lines else "no reason given"
+    return f"Stallscope failed while reading it (an internal error, logged on the server): {reason}"
 
 
 def _fail(aux: Conn, capture_id: int, attempt: int, message: str) -> None:

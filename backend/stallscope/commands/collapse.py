@@ -114,7 +114,7 @@ def _collapse_stacks(args: argparse.Namespace, options: FoldOptions) -> int:
 
 def _print_warnings(path: Path, report: ParseReport) -> None:
     for warning in report.warnings[:MAX_WARNINGS_SHOWN]:
-        print(f"stallscope: {path}: line {warning.line}: {warning.message}", file=sys.stderr)
+        print(f"stallscope: {path}: {warning}", file=sys.stderr)
     hidden = len(report.warnings) - MAX_WARNINGS_SHOWN + report.suppressed_warnings
     if hidden > 0:
         print(f"stallscope: {path}: {hidden} more warnings (see `stallscope inspect`)", file=sys.stderr)

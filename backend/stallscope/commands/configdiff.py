@@ -133,7 +133,7 @@ def _read(path: Path) -> Read:
                 for record in capture.records()
                 if isinstance(record, Document) and record.kind == KIND
             ]
-            warnings = [f"line {w.line}: {w.message}" for w in capture.report.warnings]
+            warnings = [str(w) for w in capture.report.warnings]
     except (OSError, EOFError, ParseError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise InputError(f"{path}: {reason}") from exc

@@ -130,7 +130,7 @@ def _read(side: Side, capture: LocalCapture, off_cpu: bool, state: str | None) -
                 side.with_period.add(record.event)
     report = capture.report
     for warning in report.warnings[:MAX_WARNINGS_SHOWN]:
-        side.warnings.append(f"line {warning.line}: {warning.message}" if warning.line else warning.message)
+        side.warnings.append(str(warning))
     hidden = len(report.warnings) - MAX_WARNINGS_SHOWN + report.suppressed_warnings
     if hidden > 0:
         side.warnings.append(f"{hidden} more warnings (see `stallscope inspect`)")

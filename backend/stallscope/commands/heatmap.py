@@ -271,7 +271,7 @@ def run(args: argparse.Namespace) -> int:
                 bins.add(record)
             file_format, clock = capture.format, capture.clock.value
         for warning in capture.report.warnings[:MAX_WARNINGS_SHOWN]:  # such as a cut-off gzip stream
-            print(f"stallscope heatmap: {args.file}: line {warning.line}: {warning.message}", file=sys.stderr)
+            print(f"stallscope heatmap: {args.file}: {warning}", file=sys.stderr)
         stream, name, tallies, unit = _selected(bins, args)
     except (ParseError, Refusal) as exc:
         print(f"stallscope heatmap: {args.file}: {exc}", file=sys.stderr)

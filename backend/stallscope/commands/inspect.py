@@ -10,7 +10,7 @@ from typing import Any, BinaryIO
 
 from stallscope.commands.local_file import read_stream
 from stallscope.ingest.clock import ClockMapping
-from stallscope.ingest.model import CaptureClock, ParseError, ParseReport
+from stallscope.ingest.model import CaptureClock, ParseError, ParseReport, ParseWarning
 from stallscope.ingest.tally import RecordTally
 
 
@@ -116,7 +116,7 @@ def _print_text(result: dict[str, Any]) -> None:
         print("truncated:   yes: the file ends early or mid-record (killed while writing? see the warnings)")
     print(f"dropped:     {result['dropped_lines']:,} lines")
     for warning in result["warnings"]:
-        print(f"  warning:   line {warning['line']}: {warning['message']}")
+        print(f"  warning:   {ParseWarning(warning['line'], warning['message'])}")
     if result["suppressed_warnings"]:
         print(f"  ... and {result['suppressed_warnings']:,} more warnings")
 

@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
         _print_text(str(args.file), result.source, ordered[: max(1, args.top)], len(ordered))
         _print_locks(result.locks)
         for warning in report.warnings[:5]:
-            print(f"warning: line {warning.line}: {warning.message}", file=sys.stderr)
+            print(f"warning: {warning}", file=sys.stderr)
     if result.source == "none" and not result.locks:
         print(
             f"stallscope threads: {args.file}: no scheduler intervals, /proc sampler thread states or "

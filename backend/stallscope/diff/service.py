@@ -132,7 +132,10 @@ def _weighed_diff(
             callsite_trees.trees.forget(captures)
             with _cache_lock:
                 _named.pop(_versions(captures), None)
-    raise Unavailable("some stacks of this diff are not in its captures' call-site tree")
+    raise Unavailable(
+        "some stacks of this diff are missing from the flame-graph data kept with its captures: "
+        "re-parse the captures to rebuild it"
+    )
 
 
 def _read_sides(session: Session, sides: list[SampleFilter]) -> Callable[[], list[StackWeightArrays]]:

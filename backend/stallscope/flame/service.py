@@ -117,7 +117,10 @@ def weigh_rows(session: Session, captures: list[Capture], rows: StackWeightArray
         leaves = tree.leaves(rows.comms, rows.stacks)
         if (leaves < 0).any():
             missing = int((leaves < 0).sum())
-            raise Unavailable(f"{missing} stacks of this view are not in its captures' call-site tree")
+            raise Unavailable(
+                f"{missing} stacks of this view are missing from the flame-graph data kept with its "
+                "captures: re-parse the captures to rebuild it"
+            )
     return weigh(tree, leaves, rows.weights, rows.samples)
 
 

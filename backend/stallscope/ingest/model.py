@@ -231,10 +231,14 @@ def metric_points(record: Record) -> Iterator[MetricPoint]:
 
 @dataclass(frozen=True, slots=True)
 class ParseWarning:
-    """A recoverable problem, with the 1-based line it was found on."""
+    """A recoverable problem, with the 1-based line it was found on (0: about the whole input)."""
 
     line: int
     message: str
+
+    def __str__(self) -> str:
+        """`line 12: message`; one about the whole input (a bound reached, events lost) names no line."""
+        return f"line {self.line}: {self.message}" if self.line > 0 else self.message
 
 
 MAX_WARNING_CHARS = 500

@@ -182,7 +182,8 @@ def _comm_filter(pattern: str | None) -> re.Pattern[str] | None:
     try:
         return re.compile(pattern)
     except re.error as exc:
-        raise Invalid(f"comm_regex is not a valid regular expression: {exc}") from exc
+        # Named as the console names the field: the API parameter's name means nothing to its user.
+        raise Invalid(f"the thread name filter is not a valid regular expression: {exc}") from exc
 
 
 def _syscall_waits(session: Session, flt: ThreadFilter, matcher: re.Pattern[str] | None) -> list[WaitRow]:

@@ -89,5 +89,9 @@ def test_a_database_error_behind_the_parser_fails_the_parse_and_keeps_none_of_it
     assert row is not None
     status, error, sample_rows, total_rows = row
     assert status == "failed"
-    assert REASON in error
+    # The reason in words, as the capture page shows it: not the exception's class, repr or context.
+    assert (
+        error
+        == f"svc.txt: Stallscope failed while reading it (an internal error, logged on the server): {REASON}"
+    )
     assert (sample_rows, total_rows) == (0, 0)

@@ -5,6 +5,7 @@ import { useMe, usePermissions } from '../features/auth/usePermissions';
 import { GuestBanner, GuestScope } from '../features/guests/GuestScope';
 import { isGuest } from '../features/guests/guestScope';
 import { HealthBanner } from '../features/health/HealthBanner';
+import { ShortcutHelpButton } from '../shared/components/ShortcutHelp';
 
 export function Layout() {
   const can = usePermissions();
@@ -26,6 +27,7 @@ export function Layout() {
           )}
           {can.canRespond ? <NavLink to="/tokens">API tokens</NavLink> : null}
         </nav>
+        <ShortcutHelpButton />
         <UserMenu />
       </header>
       <main className="page">

@@ -1,10 +1,19 @@
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { EmptyState } from '../shared/components/EmptyState';
 
-export function NotFound() {
+/** The console's "not found": what is missing, why if known, and the way back to the incidents. */
+export function NotFound({ title = 'Nothing here', children }: { title?: string; children?: ReactNode }) {
   return (
-    <EmptyState title="Nothing here">
-      <Link to="/">Back to incidents</Link>
-    </EmptyState>
+    <div data-testid="not-found">
+      <EmptyState title={title}>
+        {children}
+        <p>
+          <Link to="/" className="btn">
+            Back to incidents
+          </Link>
+        </p>
+      </EmptyState>
+    </div>
   );
 }

@@ -7,6 +7,7 @@ import { meQuery } from '../features/auth/queries';
 import type { BundleData } from './bundleData';
 import { BUNDLE_READER } from './bundleReader';
 import { bundleRouter } from './bundleRouter';
+import { ShortcutHelp } from '../shared/components/ShortcutHelp';
 
 export function BundleApp({ data }: { data: BundleData }) {
   const [client] = useState(() => {
@@ -18,7 +19,9 @@ export function BundleApp({ data }: { data: BundleData }) {
   const [router] = useState(() => bundleRouter(data));
   return (
     <QueryClientProvider client={client}>
-      <RouterProvider router={router} />
+      <ShortcutHelp>
+        <RouterProvider router={router} />
+      </ShortcutHelp>
     </QueryClientProvider>
   );
 }

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { postmortemUrl } from '../../api/endpoints';
+import { Breadcrumbs } from '../../shared/components/Breadcrumbs';
 import { EmptyState } from '../../shared/components/EmptyState';
 import { ErrorBanner } from '../../shared/components/ErrorBanner';
 import { useDocumentTitle } from '../../shared/hooks/useDocumentTitle';
@@ -66,9 +67,7 @@ function IncidentView({ id }: { id: number }) {
 
   return (
     <div className="stack">
-      <nav className="crumbs">
-        <Link to="/">Incidents</Link> <span aria-hidden="true">›</span> <span>#{id}</span>
-      </nav>
+      <Breadcrumbs incident={id} />
 
       {incident.isError ? <ErrorBanner title="Could not load the incident." error={incident.error} onRetry={() => void incident.refetch()} /> : null}
       {incident.data ? <IncidentHeader incident={incident.data} /> : incident.isPending ? <p className="muted">Loading incident…</p> : null}

@@ -3,12 +3,13 @@ import { useMemo } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { listCaptures } from '../../api/endpoints';
 import type { Capture } from '../../api/types';
+import { Breadcrumbs } from '../../shared/components/Breadcrumbs';
 import { EmptyState } from '../../shared/components/EmptyState';
 import { ErrorBanner } from '../../shared/components/ErrorBanner';
 import { ViewTabs } from '../../shared/components/ViewTabs';
 import { currentSearch } from '../../shared/currentSearch';
 import { useDocumentTitle } from '../../shared/hooks/useDocumentTitle';
-import { useEscape } from '../../shared/hooks/useHotkeys';
+import { useShortcuts } from '../../shared/hooks/useShortcuts';
 import { formatCount, formatDurationNs, formatPercent, formatValue } from '../../shared/units';
 import { RelevantFindings } from '../findings/RelevantFindings';
 import { hostsOfCaptures } from '../findings/relevance';
@@ -25,6 +26,7 @@ import { BaselinePrompt, SideEditor } from './SideEditor';
 import { useDiffTiming } from './useDiffTiming';
 import { decodeDiffState, patchDiffState, type DiffViewState } from './urlState';
 import { sideTree, type DiffTotals } from './view';
+import { DIFF_SHORTCUTS } from './shortcuts';
 import './diff.css';
 
 type SetView = (patch: Partial<DiffViewState>, push?: boolean) => void;
@@ -88,16 +90,16 @@ function DiffView({ incident, view, warnings, setView }: { incident: number; vie
   // The previous zoom's tree stays drawn while the next one's detail loads, never over another diff.
   const detail = zooming && zoomed.data?.base === data ? zoomed.data : undefined;
 
-  useEscape(() => {
-    if (view.zoom.length > 0 || view.search) setView({ zoom: [], search: '' }, view.zoom.length > 0);
+  useShortcuts(DIFF_SHORTCUTS, {
+    reset: () => {
+      if (view.zoom.length === 0 && !view.search) return false;
+      setView({ zoom: [], search: '' }, view.zoom.length > 0);
+    },
   });
 
   return (
     <div className="stack diff-page">
-      <nav className="crumbs">
-        <Link to="/">Incidents</Link> <span aria-hidden="true">›</span> <Link to={`/incidents/${incident}`}>#{incident}</Link>{' '}
-        <span aria-hidden="true">›</span> <span>differential flame graph: B against A</span>
-      </nav>
+      <Breadcrumbs incident={incident} trail={[{ label: 'differential flame graph: B against A' }]} />
       {warnings.map((w) => (
         <div key={w} className="banner banner--info">
           {w}

@@ -2,15 +2,20 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { EVENT_KINDS, type TraceEvent } from '../../api/types';
+import { Breadcrumbs } from '../../shared/components/Breadcrumbs';
 import { EmptyState } from '../../shared/components/EmptyState';
 import { ErrorBanner } from '../../shared/components/ErrorBanner';
 import { currentSearch } from '../../shared/currentSearch';
+import { useCapturesLabel } from '../../shared/hooks/useCapturesLabel';
 import { useDocumentTitle } from '../../shared/hooks/useDocumentTitle';
+import { useShortcutHelp } from '../../shared/hooks/useShortcuts';
 import { useUrlText } from '../../shared/hooks/useUrlText';
+import { shortcutFor } from '../../shared/shortcuts';
 import { formatCount } from '../../shared/units';
 import { EVENT_KIND_LABELS, eventDuration, eventTimeUtc } from './eventFormat';
 import { decodeEventsView, encodeEventsView, EVENTS_PAGE_SIZE, type EventSort, type EventsViewState } from './eventsView';
 import { eventsQuery } from './queries';
+import { EVENT_ROW_SHORTCUTS } from './shortcuts';
 import { StackPanel } from './StackPanel';
 
 export function EventsPage() {
@@ -43,12 +48,14 @@ function EventsView({ view, setView }: { view: EventsViewState; setView: (patch:
     offset: view.page * EVENTS_PAGE_SIZE,
   };
   const events = useQuery(eventsQuery(q));
+  const named = useCapturesLabel(view.incident, view.captures);
   const name = useUrlText(view.name, (text) => setView({ name: text.trim(), page: 0 }), 400);
   const [selected, setSelected] = useState<TraceEvent | null>(null);
   const total = events.data?.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / EVENTS_PAGE_SIZE));
   const rows = events.data?.events ?? [];
   const offcpu = view.kind === 'off-cpu' || rows.some((e) => e.kind === 'off-cpu');
+  useShortcutHelp(rows.length > 0 ? EVENT_ROW_SHORTCUTS : null);
 
   const sortBy = (sort: EventSort) =>
     setView(sort === view.sort ? { descending: !view.descending, page: 0 } : { sort, descending: true, page: 0 });
@@ -66,15 +73,7 @@ function EventsView({ view, setView }: { view: EventsViewState; setView: (patch:
 
   return (
     <div className="stack events-page">
-      <nav className="crumbs">
-        <Link to="/">Incidents</Link> <span aria-hidden="true">›</span>{' '}
-        {view.incident !== null ? (
-          <>
-            <Link to={`/incidents/${view.incident}`}>#{view.incident}</Link> <span aria-hidden="true">›</span>{' '}
-          </>
-        ) : null}
-        <span>events of {view.captures.map((c) => `#${c}`).join(', ')}</span>
-      </nav>
+      <Breadcrumbs incident={view.incident} trail={[{ label: `events of ${named}` }]} />
 
       <div className="filters" role="group" aria-label="Filters">
         <label className="field">
@@ -150,7 +149,7 @@ function EventsView({ view, setView }: { view: EventsViewState; setView: (patch:
                     aria-selected={selected === e}
                     onClick={() => setSelected(e)}
                     onKeyDown={(k) => {
-                      if (k.key === 'Enter' || k.key === ' ') {
+                      if (shortcutFor(EVENT_ROW_SHORTCUTS, k)?.action === 'open') {
                         k.preventDefault();
                         setSelected(e);
                       }

@@ -1,10 +1,13 @@
 import { useRef, type KeyboardEvent } from 'react';
 import { Link } from 'react-router';
+import { useShortcutHelp } from '../../shared/hooks/useShortcuts';
+import { shortcutFor } from '../../shared/shortcuts';
 import { formatPercent } from '../../shared/units';
 import type { Finding } from './api';
 import { consolePath } from './evidence';
 import { FindingDetail } from './FindingDetail';
 import { isDismissed } from './ordering';
+import { FINDINGS_LIST_SHORTCUTS } from './shortcuts';
 import { SeverityTag } from './SeverityTag';
 
 interface Props {
@@ -18,19 +21,20 @@ interface Props {
 
 /** Arrow keys (and Home/End) move between the findings' headers of one list. */
 function moveFocus(e: KeyboardEvent<HTMLButtonElement>) {
-  const keys = ['ArrowDown', 'ArrowUp', 'Home', 'End'];
-  if (!keys.includes(e.key)) return;
+  const action = shortcutFor(FINDINGS_LIST_SHORTCUTS, e)?.action;
+  if (action === undefined) return;
   const list = e.currentTarget.closest('[data-findings-list]');
   if (!list) return;
   const heads = [...list.querySelectorAll<HTMLButtonElement>('button[data-finding-head]')];
   const at = heads.indexOf(e.currentTarget);
-  const next = e.key === 'Home' ? 0 : e.key === 'End' ? heads.length - 1 : e.key === 'ArrowDown' ? Math.min(heads.length - 1, at + 1) : Math.max(0, at - 1);
+  const next = action === 'first' ? 0 : action === 'last' ? heads.length - 1 : action === 'next' ? Math.min(heads.length - 1, at + 1) : Math.max(0, at - 1);
   e.preventDefault();
   heads[next]?.focus();
 }
 
 /** One finding: a header that expands (Enter/Space) and the main link to the view that shows it. */
 export function FindingItem({ incident, finding, open, onToggle, verdicts = true }: Props) {
+  useShortcutHelp(FINDINGS_LIST_SHORTCUTS);
   const dismissed = isDismissed(finding);
   const view = consolePath(finding.view);
   const detailId = `finding-${finding.id}-detail`;

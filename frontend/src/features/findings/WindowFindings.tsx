@@ -8,17 +8,20 @@ import { skipToken, useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { EmptyState } from '../../shared/components/EmptyState';
 import { ErrorBanner } from '../../shared/components/ErrorBanner';
-import { isTyping } from '../../shared/hooks/useHotkeys';
+import { useShortcuts } from '../../shared/hooks/useShortcuts';
+import { keyLabels } from '../../shared/shortcuts';
 import type { Selection } from '../../shared/selection';
 import { formatDurationNs } from '../../shared/units';
 import { findingsQuery } from './queries';
 import { FindingItem } from './FindingItem';
 import { orderFindings } from './ordering';
+import { WINDOW_FINDINGS_SHORTCUTS } from './shortcuts';
 import { getWindowFindings, type WindowFindings as WindowAnswer, type WindowRequest, type WindowSide } from './windowApi';
 import { comparedText, detectorsRan, noPatternText, staleReason, windowRequest } from './windowStatus';
 import './findings.css';
 
-const SHORTCUT = 'f';
+/** The ask's key, as the button's title and aria-keyshortcuts name it. */
+const SHORTCUT = WINDOW_FINDINGS_SHORTCUTS.shortcuts.flatMap(keyLabels).join(' ');
 
 interface Props {
   incident: number;
@@ -46,15 +49,8 @@ export function WindowFindings({ incident, selection }: Props) {
       else setAsked(current);
     };
   });
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key !== SHORTCUT || isTyping(e.target) || e.ctrlKey || e.metaKey || e.altKey) return;
-      e.preventDefault();
-      ask.current();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, []);
+  // Offered (and listed by the help) while there is a window to ask about.
+  useShortcuts(WINDOW_FINDINGS_SHORTCUTS, { ask: current ? () => ask.current() : null });
 
   const sideId = useId();
   if (!current) return null;

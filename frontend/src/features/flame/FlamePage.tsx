@@ -2,6 +2,7 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import { useEffect, useMemo } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { flameExportUrl, foldedUrl } from '../../api/endpoints';
+import { Breadcrumbs } from '../../shared/components/Breadcrumbs';
 import { EmptyState } from '../../shared/components/EmptyState';
 import { ViewTabs } from '../../shared/components/ViewTabs';
 import { useSelectionCaptures } from '../captures/selectionCaptures';
@@ -9,8 +10,9 @@ import { currentSearch } from '../../shared/currentSearch';
 import { epochUsFromIso } from '../../shared/selection';
 import { SelectionChips } from '../../shared/components/SelectionChips';
 import { ErrorBanner } from '../../shared/components/ErrorBanner';
+import { useCapturesLabel } from '../../shared/hooks/useCapturesLabel';
 import { useDocumentTitle } from '../../shared/hooks/useDocumentTitle';
-import { useEscape } from '../../shared/hooks/useHotkeys';
+import { useShortcuts } from '../../shared/hooks/useShortcuts';
 import { literalMatcher } from '../../shared/regex';
 import { formatCount, formatDurationNs, formatPercent, formatValue, share } from '../../shared/units';
 import { FlameChart } from './FlameChart';
@@ -18,12 +20,14 @@ import { FlameFilters } from './FlameFilters';
 import { FlameLegend } from './FlameLegend';
 import { foldedFileName, needsTimeStart, toFlameQuery } from './flameQuery';
 import { FlameToolbar } from './FlameToolbar';
+import { OffCpuHint } from './OffCpuHint';
 import { facetsQuery, flameQuery, prefetchZoomedTree, useZoomedTree } from './queries';
 import { deepestExisting, matchedValue, pathKey } from './tree';
 import { SOURCE_WORDS } from './sources';
 import { decodeFlameState, hasStates, patchFlameState, type FlameViewState } from './urlState';
 import { useViewTiming } from './useViewTiming';
 import { ZoomCrumbs } from './ZoomCrumbs';
+import { FLAME_SHORTCUTS } from './shortcuts';
 
 const chartSvg = (): SVGSVGElement | null => document.querySelector<SVGSVGElement>('[data-testid="flame-chart"] svg');
 
@@ -45,6 +49,7 @@ export function FlamePage() {
     return (
       <>
         {view.incident !== null ? <ViewTabs /> : null}
+        <Breadcrumbs incident={view.incident} trail={[{ label: SOURCE_WORDS[view.source].graph }]} />
         {captures.error ? <ErrorBanner title="Could not load the incident's captures." error={captures.error} /> : null}
         {captures.pending ? (
           <div className="flame-placeholder muted">Loading captures…</div>
@@ -58,6 +63,7 @@ export function FlamePage() {
                 <Link to="/">Pick an incident</Link>
               )}
             </p>
+            <OffCpuHint view={view} />
           </EmptyState>
         )}
       </>
@@ -76,6 +82,7 @@ function FlameView({
   setView: (patch: Partial<FlameViewState>, push?: boolean) => void;
 }) {
   const offcpu = view.source === 'off-cpu';
+  const named = useCapturesLabel(view.incident, view.captures);
   const stated = hasStates(view.source);
   const facets = useQuery(facetsQuery(view.captures, stated ? view.source : undefined, stated ? (view.state ?? undefined) : undefined));
   const timeReady = !needsTimeStart(view) || facets.data !== undefined || facets.isError;
@@ -103,8 +110,11 @@ function FlameView({
     return { value, fraction: share(value, tree.value) };
   }, [tree, search]);
 
-  useEscape(() => {
-    if (view.zoom.length > 0 || view.search) setView({ zoom: [], search: '' }, view.zoom.length > 0);
+  useShortcuts(FLAME_SHORTCUTS, {
+    reset: () => {
+      if (view.zoom.length === 0 && !view.search) return false;
+      setView({ zoom: [], search: '' }, view.zoom.length > 0);
+    },
   });
   const loading = base.isFetching || zoomed.isFetching;
   const charted = tree !== undefined && meta !== undefined && tree.value > 0;
@@ -123,17 +133,7 @@ function FlameView({
   return (
     <div className="stack flame-page">
       <ViewTabs image={chartSvg} imageName={`flame-${view.incident !== null ? `incident-${view.incident}` : `captures-${view.captures.join('-')}`}`} />
-      <nav className="crumbs">
-        <Link to="/">Incidents</Link> <span aria-hidden="true">›</span>{' '}
-        {view.incident !== null ? (
-          <>
-            <Link to={`/incidents/${view.incident}`}>#{view.incident}</Link> <span aria-hidden="true">›</span>{' '}
-          </>
-        ) : null}
-        <span>
-          {SOURCE_WORDS[view.source].graph} of {view.captures.length === 1 ? 'capture' : 'captures'} {view.captures.map((c) => `#${c}`).join(', ')}
-        </span>
-      </nav>
+      <Breadcrumbs incident={view.incident} trail={[{ label: `${SOURCE_WORDS[view.source].graph} of ${named}` }]} />
 
       <SelectionChips selection={view} onClear={(patch) => setView(patch)} />
 
@@ -242,6 +242,7 @@ function FlameView({
                 Off-CPU flame graphs come from scheduler traces (<code>perf sched record</code> then <code>perf script</code>).
               </p>
             ) : null}
+            <OffCpuHint view={view} />
             <button
               type="button"
               className="btn"

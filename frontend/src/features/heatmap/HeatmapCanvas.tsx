@@ -4,8 +4,11 @@
  * rectangle; the page turns it into the shared selection. Hover text is plain text, never HTML.
  */
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import { useShortcutHelp } from '../../shared/hooks/useShortcuts';
+import { shortcutFor } from '../../shared/shortcuts';
 import { afterNextPaint } from '../../shared/timing';
 import type { HeatmapResponse } from './api';
+import type { HeatScale } from './colour';
 import { describeCell, gridOf } from './cells';
 import { columnLabels, drawAxes, drawCells, drawOverlay, layoutFor, prepare, readPalette } from './draw';
 import {
@@ -17,9 +20,12 @@ import {
   type Cell,
   type CellRange,
 } from './grid';
+import { HEATMAP_GRID_SHORTCUTS } from './shortcuts';
 
 export interface HeatmapCanvasProps {
   data: HeatmapResponse;
+  /** The colour scale, shared with the legend. */
+  scale: HeatScale;
   /** The selection in the URL, as cells of this grid. */
   selected: CellRange | null;
   /** The selection is "outside these rows". */
@@ -34,7 +40,7 @@ interface Drag {
   current: Cell;
 }
 
-export function HeatmapCanvas({ data, selected, outside, onSelect, onDrawn }: HeatmapCanvasProps) {
+export function HeatmapCanvas({ data, scale, selected, outside, onSelect, onDrawn }: HeatmapCanvasProps) {
   const wrapRef = useRef<HTMLDivElement>(null);
   const baseRef = useRef<HTMLCanvasElement>(null);
   const overlayRef = useRef<HTMLCanvasElement>(null);
@@ -67,10 +73,10 @@ export function HeatmapCanvas({ data, selected, outside, onSelect, onDrawn }: He
     const ctx = prepare(canvas, layout.width, layout.height);
     if (!ctx) return;
     const palette = readPalette(canvas);
-    drawCells(ctx, grid, data.values, data.max, layout, palette);
+    drawCells(ctx, grid, data.values, scale, layout, palette);
     drawAxes(ctx, grid, layout, palette, columnLabels(grid, layout.cellW, data.wall_clock));
     return afterNextPaint((at) => drawn.current(at));
-  }, [data, grid, layout, width]);
+  }, [data, scale, grid, layout, width]);
 
   useLayoutEffect(() => {
     const canvas = overlayRef.current;
@@ -119,15 +125,17 @@ export function HeatmapCanvas({ data, selected, outside, onSelect, onDrawn }: He
     onSelect(rangeOf(drag.anchor, drag.current));
   };
 
+  useShortcutHelp(HEATMAP_GRID_SHORTCUTS);
   const onKeyDown = (e: KeyboardEvent<HTMLCanvasElement>) => {
-    if (grid.columns === 0) return;
-    if (e.key === 'Enter' || e.key === ' ') {
+    const action = shortcutFor(HEATMAP_GRID_SHORTCUTS, e)?.action;
+    if (grid.columns === 0 || action === undefined) return;
+    if (action === 'select') {
       if (!cursor) return;
       e.preventDefault();
       onSelect(rangeOf(cursor.anchor, cursor.current));
       return;
     }
-    if (e.key === 'Escape') {
+    if (action === 'hide') {
       setCursor(null);
       return;
     }

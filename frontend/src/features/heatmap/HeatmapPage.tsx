@@ -6,22 +6,26 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { Breadcrumbs } from '../../shared/components/Breadcrumbs';
 import { EmptyState } from '../../shared/components/EmptyState';
 import { ErrorBanner } from '../../shared/components/ErrorBanner';
 import { ViewTabs } from '../../shared/components/ViewTabs';
 import { currentSearch } from '../../shared/currentSearch';
+import { useCapturesLabel } from '../../shared/hooks/useCapturesLabel';
 import { useDocumentTitle } from '../../shared/hooks/useDocumentTitle';
-import { useEscape } from '../../shared/hooks/useHotkeys';
+import { useShortcuts } from '../../shared/hooks/useShortcuts';
 import { readSelection, writeSelection, type Selection } from '../../shared/selection';
 import { formatDurationNs } from '../../shared/units';
 import { capturesQuery } from '../captures/queries';
 import type { HeatmapResponse } from './api';
 import { formatHeat, formatOffset, rangeSelection, selectionRange, type CellRange } from './grid';
 import { gridOf } from './cells';
+import { heatScale } from './colour';
 import { HeatmapCanvas } from './HeatmapCanvas';
 import { HeatmapControls } from './HeatmapControls';
 import { HeatmapLegend } from './HeatmapLegend';
 import { HotCells } from './HotCells';
+import { HEATMAP_SHORTCUTS } from './shortcuts';
 import { heatmapQuery, streamsQuery } from './queries';
 import { SelectionBar } from './SelectionBar';
 import { capturesToShow, isParsed, sourcesFromStreams, STREAM_HINTS, STREAM_LABELS, streamSources } from './sources';
@@ -58,6 +62,7 @@ export function HeatmapPage() {
   );
   const stream = view.stream ?? sources[0]?.stream ?? null;
   const shown = capturesToShow(selection.captures, sources, stream);
+  const named = useCapturesLabel(incident, shown);
   const streams = useQuery(streamsQuery(shown));
   const info = streams.data?.streams.find((s) => s.stream === stream);
   const heatmap = useQuery({
@@ -87,9 +92,10 @@ export function HeatmapPage() {
     setSelection({ fromUs: cells.fromUs, toUs: cells.toUs, within: cells.within }, true);
   };
   const clear = () => {
-    if (hasSelection) setSelection({ fromUs: null, toUs: null, within: null }, true);
+    if (!hasSelection) return false;
+    setSelection({ fromUs: null, toUs: null, within: null }, true);
   };
-  useEscape(clear);
+  useShortcuts(HEATMAP_SHORTCUTS, { clear });
 
   if (incident === null && selection.captures.length === 0) {
     return (
@@ -108,15 +114,7 @@ export function HeatmapPage() {
   return (
     <div className="stack heatmap-page">
       <ViewTabs />
-      <nav className="crumbs">
-        <Link to="/">Incidents</Link> <span aria-hidden="true">›</span>{' '}
-        {incident !== null ? (
-          <>
-            <Link to={`/incidents/${incident}`}>#{incident}</Link> <span aria-hidden="true">›</span>{' '}
-          </>
-        ) : null}
-        <span>sub-second heatmap{shown.length > 0 ? ` of ${shown.length === 1 ? 'capture' : 'captures'} ${shown.map((c) => `#${c}`).join(', ')}` : ''}</span>
-      </nav>
+      <Breadcrumbs incident={incident} trail={[{ label: `sub-second heatmap${shown.length > 0 ? ` of ${named}` : ''}` }]} />
 
       {warnings.map((w) => (
         <div key={w} className="banner banner--info">
@@ -206,6 +204,7 @@ interface BodyProps {
 function HeatmapBody({ data, selection, range, hasSelection, shown, loading, timingMs, onSelect, onClear, onDrawn, onClearFilters }: BodyProps) {
   const what = data.stream === 'samples' ? (data.event ?? 'samples') : STREAM_LABELS[data.stream].toLowerCase();
   const filtered = selection.pid !== null || selection.tid !== null || selection.comm !== null || data.name !== null || data.state !== null;
+  const scale = useMemo(() => heatScale(data.values, data.max), [data]);
   return (
     <>
       <div className="heatmap-status small" data-testid="heatmap-status">
@@ -251,8 +250,8 @@ function HeatmapBody({ data, selection, range, hasSelection, shown, loading, tim
       ) : (
         <div className="heatmap-layout">
           <div className="heatmap-main">
-            <HeatmapCanvas data={data} selected={range} outside={selection.within?.outside === true} onSelect={onSelect} onDrawn={onDrawn} />
-            <HeatmapLegend max={data.max} unit={data.unit} />
+            <HeatmapCanvas data={data} scale={scale} selected={range} outside={selection.within?.outside === true} onSelect={onSelect} onDrawn={onDrawn} />
+            <HeatmapLegend scale={scale} unit={data.unit} />
           </div>
           <aside className="heatmap-side">
             <HotCells data={data} selected={selection.within?.outside ? null : range} onSelect={onSelect} />

@@ -2,7 +2,7 @@
  * Canvas drawing for the heatmap: the cells and their axes on one layer, the selection, drag and
  * cursor on another, so moving a cursor never repaints sixty thousand cells.
  */
-import { heatColour } from './colour';
+import { heatColour, type HeatScale } from './colour';
 import { formatOffset, rangeBox, type CellRange, type GridShape, type Layout } from './grid';
 
 export const MARGIN = { left: 64, right: 16, top: 8, bottom: 40 };
@@ -63,7 +63,7 @@ export interface ColumnLabel {
   text: string;
 }
 
-export function drawCells(ctx: CanvasRenderingContext2D, g: GridShape, values: number[][], max: number, l: Layout, p: Palette): void {
+export function drawCells(ctx: CanvasRenderingContext2D, g: GridShape, values: number[][], scale: HeatScale, l: Layout, p: Palette): void {
   ctx.fillStyle = p.empty;
   ctx.fillRect(l.left, l.top, l.cellW * g.columns, l.cellH * g.rows);
   for (let c = 0; c < g.columns; c += 1) {
@@ -72,7 +72,7 @@ export function drawCells(ctx: CanvasRenderingContext2D, g: GridShape, values: n
     const x0 = Math.round(l.left + c * l.cellW);
     const x1 = Math.round(l.left + (c + 1) * l.cellW);
     for (let r = 0; r < g.rows; r += 1) {
-      const fill = heatColour(column[r] ?? 0, max);
+      const fill = heatColour(column[r] ?? 0, scale);
       if (fill === null) continue;
       ctx.fillStyle = fill;
       ctx.fillRect(x0, l.top + r * l.cellH, Math.max(1, x1 - x0), l.cellH);

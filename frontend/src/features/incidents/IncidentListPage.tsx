@@ -4,14 +4,16 @@ import { useSearchParams } from 'react-router';
 import { EmptyState } from '../../shared/components/EmptyState';
 import { ErrorBanner } from '../../shared/components/ErrorBanner';
 import { useDocumentTitle } from '../../shared/hooks/useDocumentTitle';
-import { useSlashFocus } from '../../shared/hooks/useHotkeys';
+import { useShortcutHelp, useSlashFocus } from '../../shared/hooks/useShortcuts';
 import { useUrlText } from '../../shared/hooks/useUrlText';
+import { shortcutFor } from '../../shared/shortcuts';
 import { usePermissions } from '../auth/usePermissions';
 import { ImportBundleButton } from '../bundle/ImportBundleButton';
 import { IncidentTable } from './IncidentTable';
 import { decodeListView, encodeListView, filterIncidents, nextSort, sortIncidents, type ListView, type SortKey } from './listView';
 import { NewIncidentForm } from './NewIncidentForm';
 import { incidentsQuery } from './queries';
+import { INCIDENT_FILTER_FIELD_SHORTCUTS, INCIDENT_LIST_SHORTCUTS } from './shortcuts';
 
 export function IncidentListPage() {
   useDocumentTitle('Incidents');
@@ -21,7 +23,8 @@ export function IncidentListPage() {
   const [formOpen, setFormOpen] = useState(false);
   const can = usePermissions();
   const searchRef = useRef<HTMLInputElement>(null);
-  useSlashFocus(searchRef);
+  useSlashFocus(searchRef, INCIDENT_LIST_SHORTCUTS);
+  useShortcutHelp(INCIDENT_FILTER_FIELD_SHORTCUTS);
 
   const setView = (patch: Partial<ListView>) => {
     setParams(encodeListView({ ...view, ...patch }), { replace: true });
@@ -70,7 +73,7 @@ export function IncidentListPage() {
             value={query.draft}
             onChange={(e) => query.setDraft(e.target.value)}
             onKeyDown={(e) => {
-              if (e.key === 'Escape') {
+              if (shortcutFor(INCIDENT_FILTER_FIELD_SHORTCUTS, e)?.action === 'clear') {
                 query.setNow('');
                 e.currentTarget.blur();
               }

@@ -3,10 +3,12 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { listIncidentSeries, listSeries, querySeriesPoints } from '../../api/endpoints';
 import type { MetricPoints, MetricSeries } from '../../api/types';
+import { Breadcrumbs } from '../../shared/components/Breadcrumbs';
 import { EmptyState } from '../../shared/components/EmptyState';
 import { ErrorBanner } from '../../shared/components/ErrorBanner';
 import { ViewTabs } from '../../shared/components/ViewTabs';
 import { currentSearch } from '../../shared/currentSearch';
+import { useCapturesLabel } from '../../shared/hooks/useCapturesLabel';
 import { useDocumentTitle } from '../../shared/hooks/useDocumentTitle';
 import { useUrlText } from '../../shared/hooks/useUrlText';
 import { bucketsFor, bucketsForWidth, capturesApart, chartsByUnit, seriesWindows, toChartPoints, type ChartSeries, type XMode } from './chartData';
@@ -81,17 +83,8 @@ function MetricsView({ view, setView }: { view: MetricsViewState; setView: (p: P
     if (ids.length > 0) setView({ series: ids });
   }, [list.data, view, setView]);
 
-  const crumbs = (
-    <nav className="crumbs">
-      <Link to="/">Incidents</Link> <span aria-hidden="true">›</span>{' '}
-      {view.incident !== null ? (
-        <>
-          <Link to={`/incidents/${view.incident}`}>#{view.incident}</Link> <span aria-hidden="true">›</span>{' '}
-        </>
-      ) : null}
-      <span>{byIncident ? 'metrics of every capture' : `metrics of ${view.captures.map((c) => `#${c}`).join(', ')}`}</span>
-    </nav>
-  );
+  const named = useCapturesLabel(view.incident, view.captures);
+  const crumbs = <Breadcrumbs incident={view.incident} trail={[{ label: byIncident ? 'metrics of every capture' : `metrics of ${named}` }]} />;
 
   if (list.data && list.data.length === 0) {
     return (

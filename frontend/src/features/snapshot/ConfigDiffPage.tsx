@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { useParams, useSearchParams } from 'react-router';
+import { Breadcrumbs } from '../../shared/components/Breadcrumbs';
 import { EmptyState } from '../../shared/components/EmptyState';
 import { ErrorBanner } from '../../shared/components/ErrorBanner';
 import { useDocumentTitle } from '../../shared/hooks/useDocumentTitle';
@@ -49,10 +50,7 @@ export function ConfigDiffPage() {
   const all = snapshots.data ?? [];
   return (
     <div className="stack config-diff-page">
-      <nav className="crumbs">
-        <Link to="/">Incidents</Link> <span aria-hidden="true">›</span> <Link to={`/incidents/${incident}`}>#{incident}</Link>{' '}
-        <span aria-hidden="true">›</span> <span>config diff</span>
-      </nav>
+      <Breadcrumbs incident={incident} trail={[{ label: 'config diff' }]} />
       {snapshots.isError ? <ErrorBanner title="Could not list the incident’s snapshots." error={snapshots.error} onRetry={() => void snapshots.refetch()} /> : null}
       {snapshots.isPending ? <p className="muted">Loading snapshots…</p> : null}
       {snapshots.data && all.length < 2 ? (

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { getCapture, getDocuments } from '../../api/endpoints';
+import { Breadcrumbs } from '../../shared/components/Breadcrumbs';
 import { EmptyState } from '../../shared/components/EmptyState';
 import { ErrorBanner } from '../../shared/components/ErrorBanner';
 import { useDocumentTitle } from '../../shared/hooks/useDocumentTitle';
@@ -21,15 +22,7 @@ export function SnapshotPage() {
   const incident = capture.data?.incident_id;
   return (
     <div className="stack snapshot-page">
-      <nav className="crumbs">
-        <Link to="/">Incidents</Link> <span aria-hidden="true">›</span>{' '}
-        {incident !== undefined ? (
-          <>
-            <Link to={`/incidents/${incident}`}>#{incident}</Link> <span aria-hidden="true">›</span>{' '}
-          </>
-        ) : null}
-        <span>snapshot {capture.data ? <span className="mono">{capture.data.filename}</span> : `#${id}`}</span>
-      </nav>
+      <Breadcrumbs incident={incident ?? null} trail={[{ label: `snapshot ${capture.data ? capture.data.filename : `#${id}`}` }]} />
       {docs.isError ? <ErrorBanner title="Could not load the snapshot." error={docs.error} onRetry={() => void docs.refetch()} /> : null}
       {docs.isPending ? <p className="muted">Loading snapshot…</p> : null}
       {docs.data && snapshots.length === 0 ? (

@@ -1,13 +1,16 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { Breadcrumbs } from '../../shared/components/Breadcrumbs';
 import { EmptyState } from '../../shared/components/EmptyState';
 import { ErrorBanner } from '../../shared/components/ErrorBanner';
 import { SelectionChips } from '../../shared/components/SelectionChips';
 import { ViewTabs } from '../../shared/components/ViewTabs';
 import { currentSearch } from '../../shared/currentSearch';
+import { useCapturesLabel } from '../../shared/hooks/useCapturesLabel';
 import { useDocumentTitle } from '../../shared/hooks/useDocumentTitle';
-import { useEscape } from '../../shared/hooks/useHotkeys';
+import { useShortcutHelp, useShortcuts } from '../../shared/hooks/useShortcuts';
+import { keyLabels, shortcutFor } from '../../shared/shortcuts';
 import { readSelection, selectionApiParams, writeSelection, type Selection } from '../../shared/selection';
 import { afterNextPaint, measure } from '../../shared/timing';
 import { formatCount, formatDurationNs, formatPercent } from '../../shared/units';
@@ -15,6 +18,7 @@ import { useSelectionCaptures } from '../captures/selectionCaptures';
 import { RelevantFindings } from '../findings/RelevantFindings';
 import { getThreads, STATES, type ThreadRow, type ThreadState } from './api';
 import { LocksPanel } from './LocksPanel';
+import { THREAD_FILTER_SHORTCUTS, THREAD_ROW_SHORTCUTS, THREADS_SHORTCUTS } from './shortcuts';
 import { StateBar, StateLegend } from './StateBar';
 import { ThreadDetail } from './ThreadDetail';
 import { GROUPS, groupThreads, readThreadsView, STATE_LABELS, threadKey, writeThreadsView, type SortKey, type ThreadsViewState } from './threadsView';
@@ -29,6 +33,7 @@ export function ThreadsPage() {
   useDocumentTitle(selection.incident !== null ? `Threads · incident #${selection.incident}` : 'Threads');
   // Every parsed capture: the server picks the scheduler ones, and `perf trace` captures add their futex calls.
   const captures = useSelectionCaptures(selection, 'any');
+  const named = useCapturesLabel(selection.incident, selection.captures);
 
   const setView = (patch: Partial<ThreadsViewState>, push = false) =>
     setParams(writeThreadsView(new URLSearchParams(currentSearch()), { ...readThreadsView(new URLSearchParams(currentSearch())), ...patch }), {
@@ -51,6 +56,7 @@ export function ThreadsPage() {
   return (
     <div className="stack threads-page">
       <ViewTabs />
+      <Breadcrumbs incident={selection.incident} trail={[{ label: selection.captures.length > 0 ? `thread states of ${named}` : 'thread states' }]} />
       <SelectionChips selection={selection} onClear={setSelection} />
       {warnings.map((w) => (
         <div key={w} className="banner banner--info">
@@ -103,11 +109,15 @@ function ThreadsTable({ selection, captureIds, view, setView, setSelection }: Ta
     if (received === undefined) return;
     return afterNextPaint((at) => setTiming(measure('threads:render', received, at)));
   }, [query.data]);
-  useEscape(() => {
-    if (view.thread !== null) setView({ thread: null, state: null });
+  useShortcuts(THREADS_SHORTCUTS, {
+    close: () => {
+      if (view.thread === null) return false;
+      setView({ thread: null, state: null });
+    },
   });
 
   const data = query.data;
+  useShortcutHelp(data && data.threads.length > 0 ? THREAD_ROW_SHORTCUTS : null);
   const groups = useMemo(() => (data ? groupThreads(data.threads, view.group, view.sort) : []), [data, view.group, view.sort]);
   const picked = data?.threads.find((t) => threadKey(t) === view.thread) ?? null;
   const search = currentSearch();
@@ -115,19 +125,7 @@ function ThreadsTable({ selection, captureIds, view, setView, setSelection }: Ta
   return (
     <>
       <div className="threads-toolbar">
-        <label className="field">
-          <span>Thread name (regex)</span>
-          <input
-            key={view.match}
-            defaultValue={view.match}
-            placeholder="e.g. ^postgres"
-            aria-label="Thread name filter (regular expression)"
-            onKeyDown={(e) => {
-              if (e.key === 'Enter') setView({ match: e.currentTarget.value.trim() });
-            }}
-            onBlur={(e) => setView({ match: e.currentTarget.value.trim() })}
-          />
-        </label>
+        <NameFilter key={view.match} applied={view.match} onApply={(match) => setView({ match })} />
         <label className="field">
           <span>Group by</span>
           <select value={view.group} onChange={(e) => setView({ group: e.target.value as ThreadsViewState['group'] })}>
@@ -206,6 +204,41 @@ function ThreadsTable({ selection, captureIds, view, setView, setSelection }: Ta
   );
 }
 
+/**
+ * The thread name filter: a regular expression the server applies, so it is sent on Enter (or on
+ * leaving the field), not at every keystroke: each one would run the breakdown again, and a pattern
+ * half typed (`^pg(`) is often not a valid one. The hint says so, louder while an edit is unsent.
+ */
+function NameFilter({ applied, onApply }: { applied: string; onApply: (match: string) => void }) {
+  const [draft, setDraft] = useState(applied);
+  const hintId = useId();
+  useShortcutHelp(THREAD_FILTER_SHORTCUTS);
+  const pending = draft.trim() !== applied;
+  const keys = THREAD_FILTER_SHORTCUTS.shortcuts.flatMap(keyLabels).join(' or ');
+  return (
+    <label className="field">
+      <span>Thread name (regex)</span>
+      <span className="threads-filter">
+        <input
+          value={draft}
+          placeholder="e.g. ^postgres"
+          aria-label="Thread name filter (regular expression)"
+          aria-describedby={hintId}
+          data-testid="thread-filter"
+          onChange={(e) => setDraft(e.currentTarget.value)}
+          onKeyDown={(e) => {
+            if (shortcutFor(THREAD_FILTER_SHORTCUTS, e)?.action === 'apply') onApply(draft.trim());
+          }}
+          onBlur={() => onApply(draft.trim())}
+        />
+        <small id={hintId} className={pending ? 'threads-filter__hint threads-filter__hint--pending' : 'threads-filter__hint'} data-testid="thread-filter-hint">
+          {pending ? `Press ${keys} to apply` : `${keys} to apply`}
+        </small>
+      </span>
+    </label>
+  );
+}
+
 const SHORT: Record<ThreadState, string> = {
   running: 'Run',
   runnable: 'Runnable',
@@ -247,9 +280,10 @@ function ThreadLine({ thread, view, setView }: LineProps) {
       data-capture={thread.capture_id}
       onKeyDown={(e) => {
         if (e.target !== e.currentTarget) return;
-        if (e.key === 'Enter') open(view.state);
-        if (e.key === 'ArrowDown') (e.currentTarget.nextElementSibling as HTMLElement | null)?.focus();
-        if (e.key === 'ArrowUp') (e.currentTarget.previousElementSibling as HTMLElement | null)?.focus();
+        const action = shortcutFor(THREAD_ROW_SHORTCUTS, e)?.action;
+        if (action === 'open') open(view.state);
+        if (action === 'next') (e.currentTarget.nextElementSibling as HTMLElement | null)?.focus();
+        if (action === 'previous') (e.currentTarget.previousElementSibling as HTMLElement | null)?.focus();
       }}
     >
       <td>

@@ -5,6 +5,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { Breadcrumbs } from '../../shared/components/Breadcrumbs';
 import { EmptyState } from '../../shared/components/EmptyState';
 import { ErrorBanner } from '../../shared/components/ErrorBanner';
 import { ViewTabs } from '../../shared/components/ViewTabs';
@@ -54,10 +55,7 @@ function TimelineView({ incident, selection, warnings }: { incident: number; sel
   return (
     <div className="stack tl-page">
       <ViewTabs image={timelineImage} imageName={`timeline-incident-${incident}`} />
-      <nav className="crumbs">
-        <Link to="/">Incidents</Link> <span aria-hidden="true">›</span> <Link to={`/incidents/${incident}`}>#{incident}</Link>{' '}
-        <span aria-hidden="true">›</span> <span>timeline</span>
-      </nav>
+      <Breadcrumbs incident={incident} trail={[{ label: 'timeline' }]} />
       {[...warnings, ...viewWarnings].map((w) => (
         <div key={w} className="banner banner--info">
           {w}

@@ -1,13 +1,14 @@
 /**
  * The timeline's controller: zooming, panning and brushing write the shown range to the URL (the
- * shared selection's `from`/`to`, which every view reads), and the keyboard drives the same actions:
- * + / - zoom, 0 resets to the whole incident, [ and ] pan, a toggles annotating, Escape cancels.
+ * shared selection's `from`/`to`, which every view reads), and the keyboard drives the same actions
+ * (its keys: shortcuts.ts).
  */
-import { useCallback, useEffect } from 'react';
+import { useCallback } from 'react';
 import type { useSearchParams } from 'react-router';
 import { currentSearch } from '../../shared/currentSearch';
-import { isTyping } from '../../shared/hooks/useHotkeys';
+import { useShortcuts } from '../../shared/hooks/useShortcuts';
 import { readSelection, writeSelection } from '../../shared/selection';
+import { TIMELINE_SHORTCUTS } from './shortcuts';
 import { pan, zoomAround, type TimeRange } from './timeScale';
 import type { TimelineInteraction } from './timing';
 import { patchTimelineView, type CpuSplit } from './urlState';
@@ -72,22 +73,16 @@ export function useTimelineControls({
     [range, setRange],
   );
 
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (isTyping(e.target) || e.ctrlKey || e.metaKey || e.altKey) return;
-      if (e.key === '+' || e.key === '=') zoom(ZOOM_STEP);
-      else if (e.key === '-' || e.key === '_') zoom(1 / ZOOM_STEP);
-      else if (e.key === '0') setRange(null, 'zoom', true);
-      else if (e.key === '[' && range) setRange(pan(range, -PAN_STEP), 'zoom', false);
-      else if (e.key === ']' && range) setRange(pan(range, PAN_STEP), 'zoom', false);
-      else if (e.key === 'a' && canAnnotate) toggleAnnotating();
-      else if (e.key === 'Escape') cancelAnnotating();
-      else return;
-      e.preventDefault();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [zoom, range, setRange, canAnnotate, toggleAnnotating, cancelAnnotating]);
+  // The keys and what they do: shortcuts.ts, also listed by the `?` help.
+  useShortcuts(TIMELINE_SHORTCUTS, {
+    zoomIn: () => zoom(ZOOM_STEP),
+    zoomOut: () => zoom(1 / ZOOM_STEP),
+    whole: () => setRange(null, 'zoom', true),
+    earlier: () => (range ? setRange(pan(range, -PAN_STEP), 'zoom', false) : false),
+    later: () => (range ? setRange(pan(range, PAN_STEP), 'zoom', false) : false),
+    annotate: canAnnotate ? toggleAnnotating : null,
+    cancel: cancelAnnotating,
+  });
 
   const panBy = (step: number) => {
     if (range) setRange(pan(range, step), 'zoom', false);

@@ -1,12 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { useLocation } from 'react-router';
 import { errorMessage } from '../../api/http';
 import { usePermissions } from '../../features/auth/usePermissions';
 import { copyText } from '../clipboard';
 import { canvasPng, downloadBlob, pngFromSvg, standaloneSvg, svgBlob } from '../exportImage';
-import { isTyping } from '../hooks/useHotkeys';
+import { useShortcuts } from '../hooks/useShortcuts';
 import { createShortLink, currentTarget } from '../share';
+import type { ShortcutGroup } from '../shortcuts';
 
 /** What a view can export as a picture: its chart's SVG, or the canvas it draws on. */
 export type ImageSource = () => SVGSVGElement | HTMLCanvasElement | null;
@@ -16,6 +17,12 @@ interface Props {
   /** File name without extension, e.g. "flame-incident-4". */
   imageName?: string | undefined;
 }
+
+const SHARE_SHORTCUTS: ShortcutGroup<'toggle'> = {
+  title: 'Share',
+  place: 'everywhere',
+  shortcuts: [{ action: 'toggle', keys: ['s'], does: 'Open or close the share menu: a short link, the chart as SVG or PNG' }],
+};
 
 /**
  * `Share` (or the `s` key): a short link to exactly this view, copied for a postmortem, and the
@@ -39,16 +46,7 @@ export function ShareMenu({ image, imageName = 'stallscope' }: Props) {
   });
   const url = link.data ? `${window.location.origin}${link.data.path}` : '';
 
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 's' && !e.ctrlKey && !e.metaKey && !e.altKey && !isTyping(e.target)) {
-        e.preventDefault();
-        setOpen((o) => !o);
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, []);
+  useShortcuts(SHARE_SHORTCUTS, { toggle: () => setOpen((o) => !o) });
 
   const exportAs = async (kind: 'svg' | 'png') => {
     const source = image?.();

@@ -7,20 +7,6 @@ export function isTyping(target: EventTarget | null): boolean {
   return tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || target.isContentEditable;
 }
 
-/** "/" focuses the given search field, as on most consoles. */
-export function useSlashFocus(ref: React.RefObject<HTMLInputElement | null>): void {
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key !== '/' || e.ctrlKey || e.metaKey || e.altKey || isTyping(e.target)) return;
-      e.preventDefault();
-      ref.current?.focus();
-      ref.current?.select();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [ref]);
-}
-
 /** Esc outside text fields. The handler may change every render; the listener does not. */
 export function useEscape(handler: () => void): void {
   const latest = useRef(handler);
