@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -15,28 +13,29 @@ from stallscope.analysis.folded_view import folded_stacks
 from stallscope.analysis.weighed_tree import FrameLookup, Namer, WeighedTree, find, prune, weigh
 from stallscope.captures.service import require_captures, unit_of
 from stallscope.flame import callsite_trees, repository
-from stallscope.flame.answer_cache import AnswerCache
+from stallscope.flame.answer_cache import answer_cache
 from stallscope.flame.catalog import catalog
 from stallscope.flame.schemas import EventFacet, FacetsOut, FlameOut, SampleFilter
 from stallscope.flame.stack_rows import StackWeightArrays, stack_weight_arrays
 from stallscope.flame.tree_json import payload_with_tree
 from stallscope.ingest.proc_stacks import events as proc_stack_events
 from stallscope.kit.errors import NotFound, Unavailable
+from stallscope.kit.lru import LruCache
 from stallscope.kit.malloc import give_back
 from stallscope.models import Capture
 
 WEIGHED_CACHE_BYTES = 16 * 1024 * 1024
 """Weighed trees kept for zooms and other budgets (40 bytes a node: a 350,000-node view takes 14 MB)."""
 
-_weighed_cache: OrderedDict[str, WeighedTree] = OrderedDict()
-_weighed_lock = threading.Lock()
-_answers = AnswerCache(16 * 1024 * 1024)
+_weighed_cache: LruCache[str, WeighedTree] = LruCache(
+    max_size=WEIGHED_CACHE_BYTES, size=lambda weighed: weighed.columns.nbytes
+)
+_answers = answer_cache(16 * 1024 * 1024)
 
 
 def clear_caches() -> None:
     """Forget every weighed view (benchmarks measure first requests with this)."""
-    with _weighed_lock:
-        _weighed_cache.clear()
+    _weighed_cache.clear()
     _answers.clear()
 
 
@@ -73,11 +72,9 @@ def _cache_key(flt: SampleFilter, captures: list[Capture]) -> str:
 def weighed_view(session: Session, flt: SampleFilter, captures: list[Capture]) -> WeighedTree:
     """The captures' call-site tree weighed by the filter's stack weights; the last few are kept."""
     key = _cache_key(flt, captures)
-    with _weighed_lock:
-        cached = _weighed_cache.get(key)
-        if cached is not None:
-            _weighed_cache.move_to_end(key)
-            return cached
+    cached = _weighed_cache.get(key)
+    if cached is not None:
+        return cached
     if _reads_whole_captures(flt):
         assert flt.event is not None
         tree, leaves, weights, samples = callsite_trees.trees.whole_weights(session, captures, flt.event)
@@ -85,12 +82,7 @@ def weighed_view(session: Session, flt: SampleFilter, captures: list[Capture]) -
     else:
         rows = stack_weight_arrays(repository.stack_weight_columns(session, flt))
         weighed = weigh_rows(session, captures, rows)
-    with _weighed_lock:
-        _weighed_cache[key] = weighed
-        total = sum(w.columns.nbytes for w in _weighed_cache.values())
-        while total > WEIGHED_CACHE_BYTES and len(_weighed_cache) > 1:
-            _, dropped = _weighed_cache.popitem(last=False)
-            total -= dropped.columns.nbytes
+    _weighed_cache.put(key, weighed)
     return weighed
 
 
