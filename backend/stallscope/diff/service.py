@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 from stallscope.analysis import callsite_diff
 from stallscope.analysis.callsite_diff import NamedTree, WeighedDiff
 from stallscope.analysis.diff import DiffResult, FunctionDelta, Normalize, top_functions
+from stallscope.analysis.event_choice import offered_events
 from stallscope.captures.service import require_captures, unit_of
 from stallscope.diff.schemas import FunctionOut, SideOut
 from stallscope.flame import callsite_trees, repository
@@ -25,6 +26,7 @@ from stallscope.flame.tree_json import payload_with_tree
 from stallscope.kit.errors import NotFound, Unavailable
 from stallscope.kit.lru import LruCache
 from stallscope.kit.malloc import give_back
+from stallscope.kit.units import view_unit
 from stallscope.models import Capture
 
 NAMED_CACHE_SIZE = 2
@@ -53,23 +55,19 @@ def _event_and_choices(
 ) -> tuple[str | None, list[str]]:
     """The event both sides are read for, and what could have been chosen.
 
-    As in the flame graph, different events are never summed: without a choice, the event sampled
-    most over both sides. Off-CPU and /proc stack diffs have scheduler states instead, all summed
-    unless one is set.
+    As in the flame graph, different events are never summed: without a choice, the default of
+    `analysis.event_choice` over both sides. Off-CPU and /proc stack diffs have scheduler states
+    instead, all summed unless one is set.
     """
     ids = sorted(set(a.capture_ids) | set(b.capture_ids))
     if a.source == "off-cpu":
         return None, [state for state, _ in repository.off_cpu_states(session, ids)]
     if a.source == "proc-stack":
         return None, [state for state, _ in repository.proc_stack_states(session, ids)]
-    events = [name for name, _ in repository.event_counts(session, ids)]
+    events = offered_events(repository.event_counts(session, ids))
     if event is None and events:
         event = events[0]
     return event, events
-
-
-def _unit(captures: list[Capture], source: str, event: str | None) -> str:
-    return "us" if source == "off-cpu" else unit_of(captures, event)
 
 
 def _versions(captures: list[Capture]) -> str:
@@ -183,7 +181,7 @@ def diff_json(
         "b": SideOut(captures=b.capture_ids, total=result.total_b, samples=result.samples_b).model_dump(),
         "source": a.source,
         "state": a.state,
-        "unit": _unit(captures, a.source, event),
+        "unit": view_unit(a.source, unit_of(captures, event)),
         "event": event,
         "events": events,
         "normalize": normalize,

@@ -9,6 +9,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from stallscope.analysis.event_choice import offered_events
 from stallscope.analysis.folded_view import folded_stacks
 from stallscope.analysis.weighed_tree import FrameLookup, Namer, WeighedTree, find, prune, weigh
 from stallscope.captures.service import require_captures, unit_of
@@ -18,10 +19,10 @@ from stallscope.flame.catalog import catalog
 from stallscope.flame.schemas import EventFacet, FacetsOut, FlameOut, SampleFilter
 from stallscope.flame.stack_rows import StackWeightArrays, stack_weight_arrays
 from stallscope.flame.tree_json import payload_with_tree
-from stallscope.ingest.proc_stacks import events as proc_stack_events
 from stallscope.kit.errors import NotFound, Unavailable
 from stallscope.kit.lru import LruCache
 from stallscope.kit.malloc import give_back
+from stallscope.kit.units import view_unit
 from stallscope.models import Capture
 
 WEIGHED_CACHE_BYTES = 16 * 1024 * 1024
@@ -40,7 +41,7 @@ def clear_caches() -> None:
 
 
 def _with_default_event(session: Session, flt: SampleFilter) -> tuple[SampleFilter, list[str]]:
-    """Different events are never summed: without a choice, the most sampled CPU event is shown.
+    """Different events are never summed: without a choice, the default of `analysis.event_choice`.
 
     Off-CPU and /proc stack graphs have scheduler states where CPU graphs have events; all states
     are summed unless one is chosen, because blocked time is blocked time whatever the reason.
@@ -53,12 +54,7 @@ def _with_default_event(session: Session, flt: SampleFilter) -> tuple[SampleFilt
         return flt.model_copy(update={"event": None}), [
             s for s, _ in repository.proc_stack_states(session, flt.capture_ids)
         ]
-    # /proc stack samples are threads' kernel stacks, not CPU samples: offered last, never the default
-    # while a CPU event exists (their R and S dumps would outnumber a few seconds of perf samples).
-    events = sorted(
-        (name for name, _ in repository.event_counts(session, flt.capture_ids)),
-        key=proc_stack_events.is_proc_stack_event,
-    )
+    events = offered_events(repository.event_counts(session, flt.capture_ids))
     if flt.event is None and events:
         flt = flt.model_copy(update={"event": events[0]})
     return flt, events
@@ -164,7 +160,7 @@ def _flame_graph(
     fields: dict[str, Any] = {
         "total": int(weighed.value[node]),
         "total_samples": int(weighed.samples[node]),
-        "unit": "us" if flt.source == "off-cpu" else unit_of(captures, flt.event),
+        "unit": view_unit(flt.source, unit_of(captures, flt.event)),
         "event": flt.event,
         "events": events,
         "node_count": pruned.node_count,
@@ -205,7 +201,7 @@ def resolve_view(session: Session, flt: SampleFilter, focus: list[str]) -> Resol
     weighed = weighed_view(session, flt, captures)
     lookup = catalog.lookup(session)
     node = _focused(weighed, Namer(weighed.tree, lookup), focus)
-    unit = "us" if flt.source == "off-cpu" else unit_of(captures, flt.event)
+    unit = view_unit(flt.source, unit_of(captures, flt.event))
     return ResolvedView(weighed, node, lookup, flt, captures, unit)
 
 
