@@ -81,6 +81,10 @@ def cmd_upload(args: argparse.Namespace) -> int:
         uploads.append((args.clock, {"fmt": "clock-anchors"}))
     given = {"fmt": args.format, "time_column": args.time_column, "kind": args.kind, "start": args.start}
     uploads += [(path, given) for path in args.files]
+    for path, _ in uploads:  # a missing file fails the command before any other file is sent
+        with open(path, "rb"):
+            pass
+    client.require_incident(args.server, args.incident)
     for path, options in uploads:
         capture = client.upload(
             args.server, args.incident, path, args.host, show_progress=not args.quiet, **options

@@ -50,6 +50,23 @@ def check_answer(response: httpx.Response) -> Any:
     return response.json()
 
 
+def require_incident(server: str, incident_id: int) -> None:
+    """Fail before a byte of a capture is sent when the incident is not there: the upload would send
+    the whole file (gigabytes, perhaps) before hearing so.
+
+    One GET with the upload's credentials. An upload-only token may not read incidents (403): then
+    the upload itself is the check, and the console refuses it before storing anything."""
+    with httpx.Client(base_url=server, headers=client_headers(), timeout=60.0) as client:
+        response = client.get(f"/api/incidents/{incident_id}")
+    if response.status_code == 404:
+        raise ApiError(
+            f"incident {incident_id} does not exist on {server} (or these credentials may not see it); "
+            "nothing was uploaded. The incident's id is the number in its page's address (/incidents/ID)."
+        )
+    if response.status_code != 403:
+        check_answer(response)
+
+
 def _file_chunks(path: Path, show_progress: bool) -> Iterator[bytes]:
     total = path.stat().st_size
     sent = 0
