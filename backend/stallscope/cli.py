@@ -25,38 +25,43 @@ def cmd_serve(args: argparse.Namespace) -> int:
         os.environ["STALLSCOPE_HOST"] = args.host
     from stallscope.console import serve
     from stallscope.datadir_lock import DataDirInUse
+    from stallscope.fast_exit import leave
 
     try:
-        return serve(with_worker=not args.no_worker)
+        code = serve(with_worker=not args.no_worker, verbose=args.verbose)
     except DataDirInUse as exc:
         print(f"stallscope: {exc}", file=sys.stderr)
         return 1
+    return leave(code)  # every part is stopped: the interpreter's teardown would only add seconds
 
 
 def cmd_worker(args: argparse.Namespace) -> int:
     from stallscope.config import get_settings
     from stallscope.console import ensure_database
     from stallscope.health.heartbeat import WorkerHeartbeat
-    from stallscope.worker import configure_celery
+    from stallscope.worker import configure_celery, exit_at_once, quiet_worker_arguments
 
+    own_database = not get_settings().database_url
     settings = ensure_database(get_settings())
     assert settings.database_url is not None
     app = configure_celery()
     heartbeat = WorkerHeartbeat(settings.database_url, args.concurrency)
     heartbeat.start()
+    options = [
+        f"--concurrency={args.concurrency}",
+        "--without-gossip",
+        "--without-mingle",
+        "--without-heartbeat",
+    ]
     try:
-        app.worker_main(
-            [
-                "worker",
-                "--loglevel=INFO",
-                f"--concurrency={args.concurrency}",
-                "--without-gossip",
-                "--without-mingle",
-                "--without-heartbeat",
-            ]
-        )
+        if args.quiet:
+            app.worker_main([*quiet_worker_arguments(), *options])
+        else:
+            app.worker_main(["worker", "--loglevel=INFO", *options])
     finally:
         heartbeat.stop()
+    if not own_database:  # no embedded server of its own to let go of at exit
+        exit_at_once()
     return 0
 
 
@@ -203,6 +208,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--host", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, help="port to listen on (default 8000)")
     p.add_argument("--no-worker", action="store_true", help="run the API only (workers started elsewhere)")
+    p.add_argument(
+        "--verbose",
+        action="store_true",
+        help="also show the embedded database's, the migrations', the worker's and every request's log",
+    )
 
     p = add(
         "worker",
@@ -211,6 +221,9 @@ def build_parser() -> argparse.ArgumentParser:
         "Run a parse worker. Uses DATABASE_URL and CELERY_BROKER_URL, or the embedded database.",
     )
     p.add_argument("--concurrency", type=int, default=1, help="parallel parses (default 1)")
+    p.add_argument(
+        "--quiet", action="store_true", help="only warnings and errors (as `serve` runs it, unless --verbose)"
+    )
 
     add("migrate", cmd_migrate, "apply database migrations (serve does this itself)")
 
@@ -382,9 +395,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    logging.getLogger("httpx").setLevel(logging.WARNING)  # one line per request would bury the progress
+    from stallscope.console_log import configure_logging
+
     args = build_parser().parse_args(argv)
+    if args.handler is cmd_serve:
+        configure_logging(verbose=args.verbose)
+    else:
+        configure_logging(verbose=not (args.handler is cmd_worker and args.quiet))
     if args.handler in (cmd_user, cmd_token):
         # Their answer is a line or a secret: the database's start-up chatter would bury it.
         logging.getLogger().setLevel(logging.WARNING)
