@@ -78,6 +78,7 @@ def serve(with_worker: bool = True, verbose: bool = False) -> int:
     stop = ConsoleStop(supervisor, maintenance, worker, embedded, lock, settings.stop_grace_s)
     supervisor.start()
     maintenance.start()
+    where = f"http://{settings.host}:{settings.port}/"
     try:
         from stallscope.main import create_app
 
@@ -89,10 +90,19 @@ def serve(with_worker: bool = True, verbose: bool = False) -> int:
             timeout_keep_alive=KEEP_ALIVE_S,
             timeout_graceful_shutdown=API_GRACE_S,
         )
-        log.info(
-            "Stallscope is at http://%s:%s/ %s", settings.host, settings.port, _ready_note(worker, verbose)
-        )
-        ConsoleServer(config, stop.begin).run()
+        ready = _ready_note(worker, verbose)
+        server = ConsoleServer(config, stop.begin, lambda: log.info("Stallscope is at %s %s", where, ready))
+        try:
+            server.run()
+        except SystemExit:
+            if server.started:
+                raise
+            log.error(
+                "could not listen at %s (the error above says why; another program on the port? "
+                "--port or STALLSCOPE_PORT chooses another)",
+                where,
+            )
+            return 1
     finally:
         stop.finish()
     return 0

@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import signal
+import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -167,15 +168,24 @@ def _signals_hurry(hurry: threading.Event) -> Iterator[None]:
 
 
 class ConsoleServer(uvicorn.Server):
-    """uvicorn's server, whose stop signal also starts stopping the other parts (`on_stop`).
+    """uvicorn's server, whose stop signal also starts stopping the other parts (`on_stop`), and
+    which says when it listens (`on_started`).
 
     uvicorn re-raises the signal it caught once it has shut down; for SIGTERM that kills the process
     before the worker and the database are stopped, so this server handles the signals itself.
     """
 
-    def __init__(self, config: uvicorn.Config, on_stop: Callable[[], None]) -> None:
+    def __init__(
+        self, config: uvicorn.Config, on_stop: Callable[[], None], on_started: Callable[[], None]
+    ) -> None:
         super().__init__(config)
         self._on_stop = on_stop
+        self._on_started = on_started
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets)
+        if self.started:  # listening: now "Stallscope is at …" is true
+            self._on_started()
 
     @contextlib.contextmanager
     def capture_signals(self) -> Iterator[None]:

@@ -13,6 +13,7 @@ import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -218,3 +219,23 @@ def test_a_parse_running_at_ctrl_c_is_cut_short_and_done_at_the_next_start(conso
     assert final["sample_count"] == 300_000
     status, _, said = console.stop(signal.SIGINT)
     assert_stopped_cleanly(console, status, said)
+
+
+def test_a_port_another_program_holds_is_said_so_and_everything_stops(console: Console) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        environment = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "CELERY_BROKER_URL"}}
+        done = subprocess.run(
+            [sys.executable, "-m", "stallscope", "serve", "--port", str(port)],
+            env={**environment, "STALLSCOPE_DATA_DIR": str(console.data_dir)},
+            capture_output=True,
+            text=True,
+            timeout=READY_TIMEOUT_S,
+        )
+    said = done.stdout + done.stderr
+    assert done.returncode == 1, said
+    assert f"could not listen at http://127.0.0.1:{port}/" in said
+    assert "Stallscope is at" not in said, "it never listened"
+    assert_stopped_cleanly(console, 0, said)
