@@ -113,12 +113,14 @@ class ConsoleStop:
             pid,
             self._grace_s,
         )
+        waited_from = time.monotonic()
         if self._wait_for(worker, self._grace_s, "the parse worker to exit"):
             return
         log.warning(
-            "the parse worker (pid %s) is still parsing: cutting the parse short; the next start parses "
-            "it again",
+            "the parse worker (pid %s) has not exited after %.0f s: cutting its parse short; the next "
+            "start parses it again",
             pid,
+            time.monotonic() - waited_from,
         )
         worker.signal(signal.SIGQUIT)
         self._hurry.clear()
