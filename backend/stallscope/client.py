@@ -33,21 +33,55 @@ def client_headers() -> dict[str, str]:
 
 
 def check_answer(response: httpx.Response) -> Any:
-    """The JSON of a 2xx answer; an ApiError naming the request, the status and the reason otherwise."""
+    """The JSON of a 2xx answer; otherwise an ApiError that says the console's reason first, then the
+    status and the request it answered."""
     if response.status_code >= 400:
-        try:
-            detail = response.json().get("detail", response.text)
-        except ValueError:
-            detail = response.text
         hint = ""
         if response.status_code == 401 and not os.environ.get(TOKEN_VARIABLE):
             hint = (
-                f" (set {TOKEN_VARIABLE} to an API token: the Account page, or `stallscope user token NAME`)"
+                f"; set {TOKEN_VARIABLE} to an API token (the Account page, or `stallscope user token NAME`)"
             )
+        request = response.request
         raise ApiError(
-            f"{response.request.method} {response.request.url.path}: {response.status_code} {detail}{hint}"
+            f"{_reason(response)} (the console answered {response.status_code} to {request.method} "
+            f"{request.url.path}){hint}"
         )
     return response.json()
+
+
+def _reason(response: httpx.Response) -> str:
+    """The `detail` of an error answer as a sentence; a list of invalid fields as `field: problem`."""
+    try:
+        detail = response.json().get("detail", response.text)
+    except (ValueError, AttributeError):
+        detail = response.text
+    if isinstance(detail, list):
+        problems = []
+        for item in detail:
+            if isinstance(item, dict):
+                where = ".".join(str(part) for part in item.get("loc", []) if part not in ("query", "body"))
+                problems.append(f"{where}: {item.get('msg', item)}" if where else str(item.get("msg", item)))
+            else:
+                problems.append(str(item))
+        return "; ".join(problems)
+    return str(detail).strip() or response.reason_phrase
+
+
+def require_incident(server: str, incident_id: int) -> None:
+    """Fail before a byte of a capture is sent when the incident is not there: the upload would send
+    the whole file (gigabytes, perhaps) before hearing so.
+
+    One GET with the upload's credentials. An upload-only token may not read incidents (403): then
+    the upload itself is the check, and the console refuses it before storing anything."""
+    with httpx.Client(base_url=server, headers=client_headers(), timeout=60.0) as client:
+        response = client.get(f"/api/incidents/{incident_id}")
+    if response.status_code == 404:
+        raise ApiError(
+            f"incident {incident_id} does not exist on {server} (or these credentials may not see it); "
+            "nothing was uploaded. The incident's id is the number in its page's address (/incidents/ID)."
+        )
+    if response.status_code != 403:
+        check_answer(response)
 
 
 def _file_chunks(path: Path, show_progress: bool) -> Iterator[bytes]:

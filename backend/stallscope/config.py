@@ -65,6 +65,9 @@ class Settings(BaseSettings):
     queued again."""
     recovery_interval_s: float = 15.0
     """How often `serve` looks for stalled parses and lost parse messages."""
+    stop_grace_s: float = Field(default=10.0, ge=0.0)
+    """At Ctrl-C, how long a running parse may take to finish before it is cut short (its capture is
+    parsed again at the next start)."""
 
     max_distinct_stacks: int = 1_000_000
     """Per capture: a new stack past this many distinct ones is stored as `[stack limit reached]`.

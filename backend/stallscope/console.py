@@ -4,7 +4,7 @@ Takes the data directory's lock, starts (or reuses) the embedded PostgreSQL unle
 set, applies migrations, runs a Celery worker as a child process and the API in this one. A
 supervisor thread starts the worker or the embedded database again when either dies, and a
 maintenance thread queues again the parses a dead worker left behind and sweeps orphaned files.
-Ctrl-C stops all of it; the data stays in the data directory for the next start.
+Ctrl-C stops all of it (`console_stop`); the data stays in the data directory for the next start.
 """
 
 from __future__ import annotations
@@ -16,15 +16,17 @@ import uvicorn
 
 from stallscope.auth.first_admin import banner, ensure_first_admin
 from stallscope.config import Settings, get_settings
+from stallscope.console_log import CONSOLE_LOGGER
+from stallscope.console_stop import API_GRACE_S, ConsoleServer, ConsoleStop
 from stallscope.datadir_lock import DataDirLock
 from stallscope.db import get_session_factory
 from stallscope.embedded import EmbeddedPostgres
 from stallscope.maintenance.jobs import console_jobs
 from stallscope.maintenance.loop import MaintenanceLoop
-from stallscope.migrate import upgrade_to_head
+from stallscope.migrate import schema_revision, upgrade_to_head
 from stallscope.supervision import EmbeddedDatabase, SupervisedPart, Supervisor, WorkerProcess
 
-log = logging.getLogger(__name__)
+log = logging.getLogger(CONSOLE_LOGGER)
 
 KEEP_ALIVE_S = 5
 
@@ -43,46 +45,83 @@ def ensure_database(settings: Settings) -> Settings:
     return _use_database(EmbeddedPostgres(settings.pgdata_dir).url)
 
 
-def serve(with_worker: bool = True) -> int:
+def serve(with_worker: bool = True, verbose: bool = False) -> int:
     """Run the console until Ctrl-C; raises DataDirInUse when another console holds the directory."""
     settings = get_settings()
     lock = DataDirLock(settings.data_dir)
     lock.acquire()
     parts: list[SupervisedPart] = []
-    if not settings.database_url:
-        log.info("no DATABASE_URL: using the embedded PostgreSQL in %s", settings.pgdata_dir)
+    embedded: EmbeddedPostgres | None = None
+    data, blobs = settings.data_dir, settings.blob_dir
+    if settings.database_url:
+        log.info("data directory %s (uploads in %s); the database is DATABASE_URL's", data, blobs)
+    else:
+        log.info(
+            "data directory %s (uploads in %s, the embedded PostgreSQL in %s)",
+            data,
+            blobs,
+            settings.pgdata_dir,
+        )
         embedded = EmbeddedPostgres(settings.pgdata_dir)
         settings = _use_database(embedded.url)
         parts.append(EmbeddedDatabase(embedded))
     settings.blob_dir.mkdir(parents=True, exist_ok=True)
     assert settings.database_url is not None
-    upgrade_to_head(settings.database_url)
+    _migrate(settings.database_url)
     _first_admin(settings)
-    worker = WorkerProcess(_worker_env(settings), settings.worker_concurrency) if with_worker else None
-    if worker is not None:
+    worker = None
+    if with_worker:
+        worker = WorkerProcess(_worker_env(settings), settings.worker_concurrency, quiet=not verbose)
         parts.append(worker)
     supervisor = Supervisor(parts)
     maintenance = MaintenanceLoop(console_jobs(settings, settings.database_url))
+    stop = ConsoleStop(supervisor, maintenance, worker, embedded, lock, settings.stop_grace_s)
     supervisor.start()
     maintenance.start()
+    where = f"http://{settings.host}:{settings.port}/"
     try:
         from stallscope.main import create_app
 
-        log.info("Stallscope is at http://%s:%s/", settings.host, settings.port)
-        uvicorn.run(
+        config = uvicorn.Config(
             create_app(),
             host=settings.host,
             port=settings.port,
-            log_level="info",
+            log_level="info" if verbose else "warning",
             timeout_keep_alive=KEEP_ALIVE_S,
+            timeout_graceful_shutdown=API_GRACE_S,
         )
+        ready = _ready_note(worker, verbose)
+        server = ConsoleServer(config, stop.begin, lambda: log.info("Stallscope is at %s %s", where, ready))
+        try:
+            server.run()
+        except SystemExit:
+            if server.started:
+                raise
+            log.error(
+                "could not listen at %s (the error above says why; another program on the port? "
+                "--port or STALLSCOPE_PORT chooses another)",
+                where,
+            )
+            return 1
     finally:
-        maintenance.stop()
-        supervisor.stop()
-        if worker is not None:
-            worker.stop()
-        lock.release()
+        stop.finish()
     return 0
+
+
+def _ready_note(worker: WorkerProcess | None, verbose: bool) -> str:
+    parts = "with its parse worker" if worker is not None else "without a parse worker (--no-worker)"
+    more = "" if verbose else "; `serve --verbose` also shows the database, worker and request logs"
+    return f"{parts}; Ctrl-C stops it{more}"
+
+
+def _migrate(url: str) -> None:
+    before = schema_revision(url)
+    upgrade_to_head(url)
+    after = schema_revision(url)
+    if before == after:
+        log.info("database schema up to date (revision %s)", after)
+    else:
+        log.info("database schema migrated from revision %s to %s", before or "(none)", after)
 
 
 def _first_admin(settings: Settings) -> None:

@@ -47,6 +47,13 @@ class EmbeddedPostgres:
         pid = self.pid
         return pid is not None and _process_alive(pid)
 
+    def stop(self) -> None:
+        """Stop the server now, unless another process still uses it (a `stallscope user` command
+        run meanwhile): what the wheel would do at exit, done while `serve` can still say so.
+        PostgreSQL's default (fast) shutdown ends the sessions and writes a checkpoint, so committed
+        data is kept and the next start needs no recovery."""
+        self._server.cleanup()
+
     def start_again(self) -> None:
         """Start the server after it died; PostgreSQL replays its WAL, so committed data is kept."""
         with PostgresServer._lock:

@@ -5,8 +5,11 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import psycopg
 from alembic import command
 from alembic.config import Config
+
+from stallscope.db import raw_connection
 
 
 def migrations_dir() -> Path:
@@ -26,3 +29,13 @@ def alembic_config(url: str) -> Config:
 
 def upgrade_to_head(url: str) -> None:
     command.upgrade(alembic_config(url), "head")
+
+
+def schema_revision(url: str) -> str | None:
+    """The revision the database's schema is at; None before the first migration."""
+    with raw_connection(url) as conn:
+        try:
+            row = conn.execute("SELECT version_num FROM alembic_version").fetchone()
+        except psycopg.errors.UndefinedTable:
+            return None
+    return None if row is None else str(row[0])

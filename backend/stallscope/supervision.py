@@ -13,6 +13,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
@@ -27,7 +28,6 @@ FIRST_DELAY_S = 1.0
 MAX_DELAY_S = 30.0
 STABLE_AFTER_S = 60.0
 CHECK_INTERVAL_S = 0.5
-WORKER_STOP_TIMEOUT_S = 30
 
 
 class Backoff:
@@ -86,22 +86,67 @@ class SupervisedPart(ABC):
 
 
 class WorkerProcess(SupervisedPart):
-    """The Celery worker as a child process of `serve`."""
+    """The Celery worker as a child process of `serve`, in a process group of its own.
+
+    Its own group: a Ctrl-C at the terminal reaches `serve` alone, which then stops the worker in
+    its order (`console_stop`), and a last-resort kill takes the worker's pool processes with it.
+    """
 
     name = "parse worker"
 
-    def __init__(self, env: Mapping[str, str], concurrency: int) -> None:
+    def __init__(self, env: Mapping[str, str], concurrency: int, quiet: bool = False) -> None:
         super().__init__()
         self._env = {**env, SUPERVISOR_PID_VARIABLE: str(os.getpid())}
         self._command = [sys.executable, "-m", "stallscope", "worker", "--concurrency", str(concurrency)]
+        if quiet:
+            self._command.append("--quiet")
+        self._lock = threading.Lock()
+        self._stopping = False
         self.process: subprocess.Popen[bytes] | None = None
         self.start()
 
     def start(self) -> None:
-        self.process = subprocess.Popen(self._command, env=self._env)
+        with self._lock:
+            if self._stopping:  # the supervisor's last check raced the stop: stay stopped
+                return
+            self.process = subprocess.Popen(self._command, env=self._env, start_new_session=True)
 
     def alive(self) -> bool:
         return self.process is not None and self.process.poll() is None
+
+    def check(self, now: float) -> None:
+        if not self._stopping:
+            super().check(now)
+
+    def signal(self, sig: signal.Signals) -> bool:
+        """Send `sig` to the worker (from now on it is never started again); False when it is gone.
+
+        SIGTERM: finish the running parse, then exit. SIGQUIT: cut the parse short (its message
+        goes back to the queue) and exit. SIGKILL goes to the whole group, pool processes too."""
+        with self._lock:
+            self._stopping = True
+            process = self.process
+            if process is None or process.poll() is not None:
+                return False
+            try:
+                if sig is signal.SIGKILL:
+                    os.killpg(process.pid, sig)
+                else:
+                    process.send_signal(sig)
+            except ProcessLookupError:
+                return False
+            return True
+
+    def wait(self, timeout_s: float) -> bool:
+        """Whether the worker exited within `timeout_s`."""
+        process = self.process
+        if process is None:
+            return True
+        try:
+            process.wait(timeout_s)
+        except subprocess.TimeoutExpired:
+            return False
+        return True
 
     def describe_death(self) -> str:
         code = self.process.returncode if self.process is not None else None
@@ -110,18 +155,6 @@ class WorkerProcess(SupervisedPart):
                 f"pid {self.process.pid if self.process else '?'} was killed by {signal.Signals(-code).name}"
             )
         return f"it exited with status {code}"
-
-    def stop(self) -> None:
-        process = self.process
-        if process is None or process.poll() is not None:
-            return
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(WORKER_STOP_TIMEOUT_S)
-        except subprocess.TimeoutExpired:
-            log.warning("worker did not stop within %ss; killing it", WORKER_STOP_TIMEOUT_S)
-            process.kill()
-            process.wait()
 
 
 class EmbeddedDatabase(SupervisedPart):
@@ -150,11 +183,19 @@ class Supervisor:
     def start(self) -> None:
         self._ticker.start()
 
-    def stop(self) -> None:
-        self._ticker.stop(5)
+    def halt(self) -> None:
+        """Start no part again from now on (a part stopped on purpose is not a part that died)."""
+        self._ticker.halt()
+
+    def stop(self, timeout_s: float = 5) -> bool:
+        """Halt, and wait for a check in progress (it may be starting a part) to end; False when it
+        has not ended after `timeout_s`."""
+        return self._ticker.stop(timeout_s)
 
     def _check(self) -> None:
         for part in self._parts:
+            if self._ticker.stopping:
+                return
             try:
                 part.check(time.monotonic())
             except Exception:

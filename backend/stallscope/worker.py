@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import functools
 import logging
+import os
+import sys
 import time
+import warnings
 from collections.abc import Callable
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, NoReturn, ParamSpec, TypeVar
 
 from celery import Celery
 
@@ -66,6 +69,30 @@ def stallscope_task(name: str) -> Callable[[Callable[P, R]], Any]:
         return celery_app.task(name=name)(timed)
 
     return decorate
+
+
+def quiet_worker_arguments() -> list[str]:
+    """`worker_main`'s arguments for a worker that says only what goes wrong: no banner, no line per
+    task, and one line instead of Celery's seven when it runs as root."""
+    from celery.exceptions import SecurityWarning
+
+    warnings.filterwarnings("ignore", category=SecurityWarning)
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        log.warning("the parse worker runs as root and reads what uploaders send; run it as another user")
+    return ["--quiet", "worker", "--loglevel=WARNING"]
+
+
+def exit_at_once() -> NoReturn:
+    """Leave once the worker has stopped (`fast_exit`): Celery has stopped and joined its pool, and
+    billiard's exit handler would only join the pool's idle helper threads one after another while
+    `serve` waits. Pool processes still alive (there should be none) get the usual exit instead."""
+    from billiard.process import active_children
+
+    from stallscope.fast_exit import leave
+
+    if active_children():
+        sys.exit(0)
+    leave(0)
 
 
 def enqueue(name: str, *args: Any) -> None:

@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from stallscope.ingest.clock import WALL_CLOCK_MODES, ClockMode, stored_mode
+from stallscope.ingest.clock import ClockMode, is_wall_clock, stored_mode
 from stallscope.kit.answer_model import AnswerModel
 from stallscope.kit.text import SingleLine
 
@@ -81,7 +81,7 @@ class ClockOut(AnswerModel):
             {
                 **stored,
                 "mode": mode,
-                "wall_clock": mode in WALL_CLOCK_MODES,
+                "wall_clock": is_wall_clock(mode),
                 "note": note if isinstance(note := stored.get("note"), str) else "",
                 "offset_ns": _int(stored.get("offset_ns")),
                 "shift_ns": _int(stored.get("shift_ns")),

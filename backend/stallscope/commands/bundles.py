@@ -71,13 +71,23 @@ def add_export_arguments(p: argparse.ArgumentParser, server_default: str) -> Non
     p.add_argument(
         "--to", dest="end", metavar="TIME", help="views and CSV files before this instant (ISO 8601)"
     )
-    p.add_argument("--server", default=server_default, help="console URL (default %(default)s)")
+    p.add_argument(
+        "--server",
+        default=server_default,
+        metavar="URL",
+        help="the console's address (default %(default)s, or STALLSCOPE_SERVER)",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress output")
 
 
 def add_import_arguments(p: argparse.ArgumentParser, server_default: str) -> None:
     p.add_argument("bundle", type=Path, metavar="FILE.zip")
-    p.add_argument("--server", default=server_default, help="console URL (default %(default)s)")
+    p.add_argument(
+        "--server",
+        default=server_default,
+        metavar="URL",
+        help="the console's address (default %(default)s, or STALLSCOPE_SERVER)",
+    )
     p.add_argument("--wait", action="store_true", help="wait until every capture is parsed")
     p.add_argument("--quiet", action="store_true", help="no progress output")
 

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from stallscope.kit.units import is_time_unit, weight_text
+
 if TYPE_CHECKING:
     from stallscope.analysis.diff import DiffResult, FunctionDelta, WeightedStack
     from stallscope.commands.local_file import LocalCapture
@@ -27,9 +29,10 @@ by self weight (the function itself) and total weight (the function and what it 
 once per stack even when it recurses). The analysis is the console's diff view's.
 
 Inputs: `perf script` CPU samples, `perf script` of scheduler tracepoints (off-CPU time), or
-collapsed stacks; plain, .gz or .zst. Weights are CPU sample periods (ns for cpu-clock; samples
-when the file prints no period) or, for scheduler captures, blocked time in µs. Different events
-are never summed: without --event, the event sampled most over both files is compared.
+collapsed stacks; plain, .gz or .zst. Weights are CPU sample periods (time for cpu-clock; samples
+when the file prints no period) or, for scheduler captures, blocked time; --json gives them raw, in
+the unit it names. Different events are never summed: without --event, the event sampled most over
+both files is compared, as in the console.
 
 With --normalize total (the default) A is scaled to B's total before subtracting, so a delta is a
 change in share, in B's units; --normalize none subtracts raw weights.
@@ -150,30 +153,27 @@ def _choose_source(args: argparse.Namespace, a: LocalCapture, b: LocalCapture) -
 
 
 def _choose_event(requested: str | None, a: Side, b: Side) -> str:
-    """The requested event, else the most sampled over both files (the console's default)."""
+    """The requested event, else the console's default over both files (`analysis.event_choice`)."""
+    from stallscope.analysis.event_choice import default_event
     from stallscope.ingest.perf_script.header import normalise_event
 
-    counts: dict[str, int] = {}
-    for side in (a, b):
-        for event in side.by_event:
-            counts[event] = counts.get(event, 0) + side.samples(event)
+    counts = [(event, side.samples(event)) for side in (a, b) for event in side.by_event]
     if requested is not None:
         event = normalise_event(requested)
-        if event not in counts:
-            known = ", ".join(sorted(counts)) or "none"
+        if event not in {name for name, _ in counts}:
+            known = ", ".join(sorted({name for name, _ in counts})) or "none"
             raise InputError(f"neither file has samples of event {event!r} (events: {known})")
         return event
-    if not counts:
+    chosen = default_event(counts)
+    if chosen is None:
         raise InputError(f"neither {a.path} nor {b.path} has CPU samples")
-    return min(counts, key=lambda name: (-counts[name], name))
+    return chosen
 
 
 def _unit(source: str, event: str, a: Side, b: Side) -> str:
-    from stallscope.kit.units import weight_unit
+    from stallscope.kit.units import view_unit, weight_unit
 
-    if source == "off-cpu":
-        return "us"
-    return weight_unit(event, event in a.with_period or event in b.with_period)
+    return view_unit(source, weight_unit(event, event in a.with_period or event in b.with_period))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -288,15 +288,15 @@ class Report:
     def text_lines(self) -> list[str]:
         result = self.result
         count = ("interval", "intervals") if self.source == "off-cpu" else ("sample", "samples")
-        unit = "µs" if self.unit == "us" else self.unit
-        lines = [f"B against A: {self.what}, weights in {unit}"]
+        weights = "weighed by time" if is_time_unit(self.unit) else f"weights in {self.unit}"
+        lines = [f"B against A: {self.what}, {weights}"]
         sides = [(self.a, result.total_a, result.samples_a), (self.b, result.total_b, result.samples_b)]
         names = [str(side.path) for side, _, _ in sides]
-        totals = [_number(total) for _, total, _ in sides]
+        totals = [weight_text(total, self.unit) for _, total, _ in sides]
         for (side, _, samples), name, total in zip(sides, names, totals, strict=True):
             lines.append(
                 f"  {side.label}  {name.ljust(max(map(len, names)))}  "
-                f"{total.rjust(max(map(len, totals)))} {unit} in {samples:,} {count[samples != 1]}"
+                f"{total.rjust(max(map(len, totals)))} in {samples:,} {count[samples != 1]}"
             )
         if result.normalize == "total" and result.scale != 1:
             lines.append(
@@ -309,14 +309,17 @@ class Report:
         a_label = "A (scaled)" if result.scale != 1 else "A"
         for title, rows, kind in (("total", self.by_total, "total"), ("self", self.by_self, "self")):
             lines += ["", f"Functions by {title} delta ({len(rows)} of {len(result.functions)})"]
-            lines += _table(rows, kind, a_label)
+            lines += _table(rows, kind, a_label, self.unit)
         return lines
 
 
-def _number(value: float) -> str:
-    """Thousands separated; scaled weights keep one decimal only where they are small."""
+def _number(value: float, unit: str) -> str:
+    """Durations as people read them ('4.00 ms'); counts thousands separated, scaled ones keeping one
+    decimal only where they are small."""
     if abs(value) < 0.05:
         return "0"
+    if is_time_unit(unit):
+        return weight_text(value, unit)
     if value == int(value) or abs(value) >= 100:
         return f"{value:,.0f}"
     return f"{value:,.1f}"
@@ -332,7 +335,7 @@ def _change(a: float, b: float) -> str:
     return f"{(b - a) / a * 100:+.1f}%"
 
 
-def _table(rows: list[FunctionDelta], kind: str, a_label: str) -> list[str]:
+def _table(rows: list[FunctionDelta], kind: str, a_label: str, unit: str) -> list[str]:
     if not rows:
         return ["  (no functions)"]
     cells = [(a_label, "B", "delta", "change", "function")]
@@ -341,7 +344,7 @@ def _table(rows: list[FunctionDelta], kind: str, a_label: str) -> list[str]:
             (f.self_a, f.self_b, f.self_delta) if kind == "self" else (f.total_a, f.total_b, f.total_delta)
         )
         a = raw_a * f.scale  # shown scaled, so that A + delta = B
-        signed = _number(delta)
-        cells.append((_number(a), _number(b), signed if delta <= 0 else "+" + signed, _change(a, b), f.name))
+        signed = _number(delta, unit) if delta <= 0 else "+" + _number(delta, unit)
+        cells.append((_number(a, unit), _number(b, unit), signed, _change(a, b), f.name))
     widths = [max(len(row[i]) for row in cells) for i in range(4)]
     return ["  " + "  ".join(row[i].rjust(widths[i]) for i in range(4)) + "  " + row[4] for row in cells]

@@ -146,13 +146,13 @@ def _anchors(files: list[Path]) -> HostAnchors | None:
 
 def _digest(capture: Any, host: str, anchors: HostAnchors | None) -> CaptureDigest:
     from stallscope.analysis.findings.digest_builder import DigestBuilder
-    from stallscope.ingest.clock import EPOCH_NS_THRESHOLD, clock_mapping
+    from stallscope.ingest.clock import clock_mapping, on_capture_clock
 
     mapping = clock_mapping(capture.clock, {}, capture.head, anchors)
     offset, shift = mapping.offset_ns, mapping.shift_ns
 
     def to_utc(ns: int) -> int:
-        return (ns + offset if ns < EPOCH_NS_THRESHOLD else ns) + shift
+        return (ns + offset if on_capture_clock(ns) else ns) + shift
 
     builder = DigestBuilder(Path(capture.name).name, host, capture.format, to_utc)
     for record in capture.records():

@@ -12,6 +12,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from stallscope.analysis.clock_notes import own_clock_note
+from stallscope.analysis.event_choice import default_event
 from stallscope.analysis.heatmap import (
     COUNT_UNITS,
     STREAMS,
@@ -21,9 +23,9 @@ from stallscope.analysis.heatmap import (
     build_heatmap,
     row_width_us,
 )
-from stallscope.ingest.clock import EPOCH_NS_THRESHOLD
-from stallscope.ingest.model import EventKind, ParseError, Record, Sample, TimedEvent
-from stallscope.kit.units import CLOCK_EVENTS, parse_duration_ns
+from stallscope.ingest.clock import on_capture_clock
+from stallscope.ingest.model import CaptureClock, EventKind, ParseError, Record, Sample, TimedEvent
+from stallscope.kit.units import is_time_unit, parse_duration_ns, weight_text, weight_unit
 
 HELP = "sub-second heatmap of a capture file: seconds across, offset within the second down"
 DESCRIPTION = (
@@ -68,8 +70,8 @@ class StreamTally:
     bins: CellBins
     records: int = 0
     unclosed: int = 0
-    clock_event: bool = True
-    """Samples: every one had a period and the event is a clock (its weights are nanoseconds)."""
+    with_period: bool = True
+    """Samples: every one had a period (then a clock event's weights are nanoseconds)."""
 
 
 @dataclass(slots=True)
@@ -89,7 +91,7 @@ class FileBins:
 
     def _time(self, time_ns: int) -> int:
         """Epoch times (perf with `-k CLOCK_REALTIME`) as they are; others shifted by --offset."""
-        if time_ns >= EPOCH_NS_THRESHOLD:
+        if not on_capture_clock(time_ns):
             return time_ns
         self.own_clock_times += 1
         return time_ns + self.offset_ns
@@ -100,7 +102,7 @@ class FileBins:
                 self.untimed += 1
                 return
             tally = self._tally("samples", record.event)
-            tally.clock_event &= record.period is not None and record.event in CLOCK_EVENTS
+            tally.with_period &= record.period is not None
             tally.bins.add_ns(self._time(record.time_ns), record.weight)
             tally.records += 1
         elif isinstance(record, TimedEvent):
@@ -137,8 +139,8 @@ def _selected(bins: FileBins, args: argparse.Namespace) -> tuple[str, str | None
         raise Refusal(f"no {stream or 'timed'} records in {args.file}{hint}; streams present: {present}")
     keys = {name: tally for (s, name), tally in bins.by_key.items() if s == stream}
     name: str | None = args.state if stream == "off-cpu" else args.name
-    if stream == "samples" and name is None:
-        name = max(keys, key=lambda n: (keys[n].records, n))  # events are never summed
+    if stream == "samples" and name is None:  # events are never summed: the console's default one
+        name = default_event((n, tally.records) for n, tally in keys.items())
     if name is not None and name not in keys:
         raise Refusal(
             f"no {stream} records named {name!r} in {args.file}; names present: {', '.join(sorted(keys))}"
@@ -146,7 +148,7 @@ def _selected(bins: FileBins, args: argparse.Namespace) -> tuple[str, str | None
     tallies = list(keys.values()) if name is None else [keys[name]]
     if args.value == "count":
         return stream, name, tallies, COUNT_UNITS.get(stream, "events")
-    if stream == "samples" and not tallies[0].clock_event:
+    if stream == "samples" and not is_time_unit(weight_unit(str(name), tallies[0].with_period)):
         raise Refusal(
             f"samples of {name} are counted, not timed: use --value count (durations need cpu-clock)"
         )
@@ -157,24 +159,11 @@ def _clock_note(bins: FileBins, clock: str, offset_given: bool) -> str | None:
     """None when columns are UTC seconds; otherwise what they are instead."""
     if bins.own_clock_times == 0 or offset_given:
         return None
-    if clock == "relative":
-        return (
-            "times are relative to the start of the trace, not wall-clock: columns are seconds from its "
-            "start (pass --offset to align them)"
-        )
-    return (
-        "times are the capture's own clock (perf: seconds since boot), not wall-clock: row 0 is not the "
-        "start of a UTC second. Record with `perf record -k CLOCK_REALTIME`, or pass --offset, to align"
+    return own_clock_note(
+        "this file's times are",
+        relative=clock == CaptureClock.RELATIVE.value,
+        align="pass --offset (or record with `perf record -k CLOCK_REALTIME`)",
     )
-
-
-def _format_value(value: int, unit: str) -> str:
-    if unit != "ns":
-        return f"{value:,} {unit}"
-    for size, suffix in ((1_000_000_000, "s"), (1_000_000, "ms"), (1_000, "µs")):
-        if value >= size:
-            return f"{value / size:.3g} {suffix}"
-    return f"{value} ns"
 
 
 def _second_label(second: int, wall_clock: bool) -> str:
@@ -208,7 +197,7 @@ def render_text(hm: Heatmap, summary: dict[str, Any]) -> str:
         return "\n".join([*lines, "nothing to draw"]) + "\n"
     lines.append(
         f"{hm.rows} rows of {_ms(hm.row_us)} x {hm.columns} columns of {hm.column_seconds} s; "
-        f"darkest cell {_format_value(hm.max, unit)}"
+        f"darkest cell {weight_text(hm.max, unit)}"
     )
     label_width = max(len(_ms(r * hm.row_us)) for r in range(hm.rows))
     pad = " " * (label_width + 1)
@@ -222,7 +211,7 @@ def render_text(hm: Heatmap, summary: dict[str, Any]) -> str:
     lines.append(f"{pad} ^ first column: {first}")
     if hm.columns > 1:
         lines.append(f"{pad} {' ' * (hm.columns - 1)}^ last column: {last}")
-    lines.append(f"shades: '{SHADES}' from empty to {_format_value(hm.max, unit)}")
+    lines.append(f"shades: '{SHADES}' from empty to {weight_text(hm.max, unit)}")
     if hm.hot:
         lines += ["", "hottest cells:"]
         rows = [_hot_line(h, hm.first_second, summary) for h in hm.hot]
@@ -240,7 +229,7 @@ def _hot_line(h: HotCell, first_second: int, summary: dict[str, Any]) -> tuple[s
         where += f" .. {_second_label(h.second + h.seconds - 1, wall_clock)}"
     if wall_clock:
         where += f" (+{h.second - first_second} s)"
-    value = _format_value(h.value, unit)
+    value = weight_text(h.value, unit)
     if unit == "ns":
         value += f" ({h.count:,} {summary['noun']})"
     return where, f"{_ms(h.offset_start_us)}..{_ms(h.offset_end_us)}", value

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from stallscope.commands.local_file import read_stream
-from stallscope.ingest.clock import ClockMapping
+from stallscope.ingest.clock import ClockMapping, is_wall_clock
 from stallscope.ingest.model import CaptureClock, ParseError, ParseReport, ParseWarning
 from stallscope.ingest.tally import RecordTally
 
@@ -34,7 +34,7 @@ class Inspection:
             "duration_s": (tally.last_ns - tally.first_ns) / 1e9,
             "clock": self.clock.value,
         }
-        if self.mapping.mode in ("realtime", "perf-tod"):
+        if is_wall_clock(self.mapping.mode):
             to_utc = self.mapping.to_timestamp()
             span["start_utc"] = to_utc(tally.first_ns).isoformat()
             span["end_utc"] = to_utc(tally.last_ns).isoformat()

@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from stallscope.kit.units import duration_text
+
 HELP = "per-thread time in each scheduler state, latency percentiles, wakers, blocking stacks, locks"
 DESCRIPTION = (
     "Per thread: time and share Running, Runnable (woken, waiting for a CPU), Sleeping (S),\n"
@@ -85,13 +87,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _seconds(ns: int | None) -> str:
-    if ns is None:
-        return "-"
-    if ns >= 1_000_000_000:
-        return f"{ns / 1e9:.3f}s"
-    if ns >= 1_000_000:
-        return f"{ns / 1e6:.2f}ms"
-    return f"{ns / 1e3:.1f}us"
+    return "-" if ns is None else duration_text(ns)
 
 
 def _frames(stack: Any) -> list[str]:

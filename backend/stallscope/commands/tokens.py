@@ -1,21 +1,18 @@
-"""`stallscope token …`: manage upload tokens straight in the database (no server needed)."""
+"""`stallscope token …`: manage upload tokens straight in the console's database (no server needed)."""
 
 from __future__ import annotations
 
 import argparse
 from datetime import UTC, datetime, timedelta
 
-from stallscope.config import get_settings
-from stallscope.console import ensure_database
+from stallscope.commands.database import console_database
 from stallscope.db import get_session_factory
 from stallscope.tokens import service
 from stallscope.tokens.schemas import TokenCreate
 
 
 def run_token(args: argparse.Namespace) -> int:
-    settings = ensure_database(get_settings())
-    assert settings.database_url is not None
-    with get_session_factory(settings.database_url)() as session:
+    with get_session_factory(console_database(getattr(args, "data_dir", None)))() as session:
         if args.token_command == "create":
             expires = datetime.now(UTC) + timedelta(days=args.expires_in) if args.expires_in else None
             data = TokenCreate(name=args.name, incident_id=args.incident, host=args.host, expires_at=expires)

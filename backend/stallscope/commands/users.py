@@ -12,11 +12,9 @@ from sqlalchemy.orm import Session
 
 from stallscope.auth import api_tokens, audit, users
 from stallscope.auth.schemas import ApiTokenCreate, UserOut
-from stallscope.config import get_settings
-from stallscope.console import ensure_database
+from stallscope.commands.database import console_database
 from stallscope.db import get_session_factory
 from stallscope.kit.errors import ServiceError
-from stallscope.migrate import upgrade_to_head
 
 PASSWORD_VARIABLE = "STALLSCOPE_PASSWORD"
 
@@ -43,15 +41,9 @@ def _line(user: UserOut) -> str:
 
 
 def run_user(args: argparse.Namespace) -> int:
-    data_dir = getattr(args, "data_dir", None)
-    if data_dir:
-        os.environ["STALLSCOPE_DATA_DIR"] = str(data_dir)
-        get_settings.cache_clear()
-    settings = ensure_database(get_settings())
-    assert settings.database_url is not None
-    upgrade_to_head(settings.database_url)
+    url = console_database(getattr(args, "data_dir", None))
     try:
-        with get_session_factory(settings.database_url)() as session:
+        with get_session_factory(url)() as session:
             _run(session, args)
             session.commit()
     except ServiceError as exc:

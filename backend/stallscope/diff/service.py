@@ -3,11 +3,9 @@ call-site tree of all their captures with frames merged by name (`analysis/calls
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import Any
 
 import numpy as np
 from sqlalchemy import Engine
@@ -16,16 +14,19 @@ from sqlalchemy.orm import Session
 from stallscope.analysis import callsite_diff
 from stallscope.analysis.callsite_diff import NamedTree, WeighedDiff
 from stallscope.analysis.diff import DiffResult, FunctionDelta, Normalize, top_functions
+from stallscope.analysis.event_choice import offered_events
 from stallscope.captures.service import require_captures, unit_of
 from stallscope.diff.schemas import FunctionOut, SideOut
 from stallscope.flame import callsite_trees, repository
-from stallscope.flame.answer_cache import AnswerCache
+from stallscope.flame.answer_cache import answer_cache
 from stallscope.flame.catalog import catalog
 from stallscope.flame.schemas import SampleFilter
 from stallscope.flame.stack_rows import StackWeightArrays, stack_weight_arrays
 from stallscope.flame.tree_json import payload_with_tree
 from stallscope.kit.errors import NotFound, Unavailable
+from stallscope.kit.lru import LruCache
 from stallscope.kit.malloc import give_back
+from stallscope.kit.units import view_unit
 from stallscope.models import Capture
 
 NAMED_CACHE_SIZE = 2
@@ -35,36 +36,18 @@ TREE_CACHE_SIZE = 1
 instead of reading both sides again. Parsed captures never change (a re-parse changes `parsed_at`,
 which is part of the key)."""
 
-_named: OrderedDict[str, NamedTree] = OrderedDict()
-_trees: OrderedDict[str, tuple[WeighedDiff, str | None, list[str]]] = OrderedDict()
-_answers = AnswerCache(12 * 1024 * 1024)
+_named: LruCache[str, NamedTree] = LruCache(max_entries=NAMED_CACHE_SIZE)
+_trees: LruCache[str, tuple[WeighedDiff, str | None, list[str]]] = LruCache(max_entries=TREE_CACHE_SIZE)
+_answers = answer_cache(12 * 1024 * 1024)
 """A shared link opened twice, Back and Forward, a second browser: the same answer is asked for again."""
-_cache_lock = threading.Lock()
 _side_readers = ThreadPoolExecutor(max_workers=2, thread_name_prefix="diff-side")
-V = TypeVar("V")
 
 
 def clear_caches() -> None:
     """Forget every tree, weighed diff and answer (benchmarks measure first requests with this)."""
-    with _cache_lock:
-        _named.clear()
-        _trees.clear()
+    _named.clear()
+    _trees.clear()
     _answers.clear()
-
-
-def _cached(cache: OrderedDict[str, V], key: str) -> V | None:
-    with _cache_lock:
-        found = cache.get(key)
-        if found is not None:
-            cache.move_to_end(key)
-        return found
-
-
-def _keep(cache: OrderedDict[str, V], key: str, value: V, size: int) -> None:
-    with _cache_lock:
-        cache[key] = value
-        while len(cache) > size:
-            cache.popitem(last=False)
 
 
 def _event_and_choices(
@@ -72,23 +55,19 @@ def _event_and_choices(
 ) -> tuple[str | None, list[str]]:
     """The event both sides are read for, and what could have been chosen.
 
-    As in the flame graph, different events are never summed: without a choice, the event sampled
-    most over both sides. Off-CPU and /proc stack diffs have scheduler states instead, all summed
-    unless one is set.
+    As in the flame graph, different events are never summed: without a choice, the default of
+    `analysis.event_choice` over both sides. Off-CPU and /proc stack diffs have scheduler states
+    instead, all summed unless one is set.
     """
     ids = sorted(set(a.capture_ids) | set(b.capture_ids))
     if a.source == "off-cpu":
         return None, [state for state, _ in repository.off_cpu_states(session, ids)]
     if a.source == "proc-stack":
         return None, [state for state, _ in repository.proc_stack_states(session, ids)]
-    events = [name for name, _ in repository.event_counts(session, ids)]
+    events = offered_events(repository.event_counts(session, ids))
     if event is None and events:
         event = events[0]
     return event, events
-
-
-def _unit(captures: list[Capture], source: str, event: str | None) -> str:
-    return "us" if source == "off-cpu" else unit_of(captures, event)
 
 
 def _versions(captures: list[Capture]) -> str:
@@ -97,10 +76,10 @@ def _versions(captures: list[Capture]) -> str:
 
 def _named_tree(session: Session, captures: list[Capture]) -> NamedTree:
     key = _versions(captures)
-    found = _cached(_named, key)
+    found = _named.get(key)
     if found is None:
         found = callsite_trees.trees.named_for(session, captures)
-        _keep(_named, key, found, NAMED_CACHE_SIZE)
+        _named.put(key, found)
     return found
 
 
@@ -130,8 +109,7 @@ def _weighed_diff(
             )
         if attempt == 0:
             callsite_trees.trees.forget(captures)
-            with _cache_lock:
-                _named.pop(_versions(captures), None)
+            _named.forget(_versions(captures))
     raise Unavailable(
         "some stacks of this diff are missing from the flame-graph data kept with its captures: "
         "re-parse the captures to rebuild it"
@@ -186,14 +164,14 @@ def diff_json(
     cached = _answers.get(key)
     if cached is not None:
         return cached
-    found = _cached(_trees, tree_key)
+    found = _trees.get(tree_key)
     if found is None:
         event, events = _event_and_choices(session, a, b, a.event)
         a = a.model_copy(update={"event": event})
         b = b.model_copy(update={"event": event})
         unique = list({c.id: c for c in captures}.values())
         found = (_weighed_diff(session, a, b, normalize, unique), event, events)
-        _keep(_trees, tree_key, found, TREE_CACHE_SIZE)
+        _trees.put(tree_key, found)
     weighed, event, events = found
     lookup = catalog.lookup(session)
     node = callsite_diff.find(weighed, focus, lookup)
@@ -206,7 +184,7 @@ def diff_json(
         "b": SideOut(captures=b.capture_ids, total=result.total_b, samples=result.samples_b).model_dump(),
         "source": a.source,
         "state": a.state,
-        "unit": _unit(captures, a.source, event),
+        "unit": view_unit(a.source, unit_of(captures, event)),
         "event": event,
         "events": events,
         "normalize": normalize,

@@ -15,8 +15,6 @@ list per stack.
 from __future__ import annotations
 
 import logging
-import threading
-from collections import OrderedDict
 from collections.abc import Sequence
 from datetime import datetime
 
@@ -28,6 +26,7 @@ from stallscope.analysis import callsite_diff
 from stallscope.analysis.callsite_diff import NamedTree
 from stallscope.analysis.callsites import CallsiteTree, Stacks, build, merge
 from stallscope.flame import callsite_store, repository
+from stallscope.kit.lru import LruCache
 from stallscope.models import Capture
 
 log = logging.getLogger(__name__)
@@ -161,9 +160,7 @@ class CallsiteTrees:
     trees leave first once their arrays pass `CACHE_BYTES`."""
 
     def __init__(self, max_bytes: int = CACHE_BYTES) -> None:
-        self._max_bytes = max_bytes
-        self._lock = threading.Lock()
-        self._trees: OrderedDict[str, CallsiteTree] = OrderedDict()
+        self._trees: LruCache[str, CallsiteTree] = LruCache(max_size=max_bytes, size=lambda t: t.nbytes)
 
     def tree_for(self, session: Session, captures: Sequence[Capture]) -> CallsiteTree:
         versions = sorted(_version(c) for c in captures)
@@ -218,28 +215,16 @@ class CallsiteTrees:
     def forget(self, captures: Sequence[Capture]) -> None:
         """Drop the trees of these captures (and merges holding them): a view found them stale."""
         versions = {_version(c) for c in captures}
-        with self._lock:
-            for key in [k for k in self._trees if versions.intersection(k.split(","))]:
-                del self._trees[key]
+        self._trees.forget_where(lambda key: bool(versions.intersection(key.split(","))))
 
     def clear(self) -> None:
-        with self._lock:
-            self._trees.clear()
+        self._trees.clear()
 
     def _get(self, key: str) -> CallsiteTree | None:
-        with self._lock:
-            found = self._trees.get(key)
-            if found is not None:
-                self._trees.move_to_end(key)
-            return found
+        return self._trees.get(key)
 
     def _put(self, key: str, tree: CallsiteTree) -> None:
-        with self._lock:
-            self._trees[key] = tree
-            total = sum(t.nbytes for t in self._trees.values())
-            while total > self._max_bytes and len(self._trees) > 1:
-                _, dropped = self._trees.popitem(last=False)
-                total -= dropped.nbytes
+        self._trees.put(key, tree)
 
 
 trees = CallsiteTrees()

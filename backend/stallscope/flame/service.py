@@ -3,45 +3,45 @@
 from __future__ import annotations
 
 import json
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy.orm import Session
 
+from stallscope.analysis.event_choice import offered_events
 from stallscope.analysis.folded_view import folded_stacks
 from stallscope.analysis.weighed_tree import FrameLookup, Namer, WeighedTree, find, prune, weigh
 from stallscope.captures.service import require_captures, unit_of
 from stallscope.flame import callsite_trees, repository
-from stallscope.flame.answer_cache import AnswerCache
+from stallscope.flame.answer_cache import answer_cache
 from stallscope.flame.catalog import catalog
 from stallscope.flame.schemas import EventFacet, FacetsOut, FlameOut, SampleFilter
 from stallscope.flame.stack_rows import StackWeightArrays, stack_weight_arrays
 from stallscope.flame.tree_json import payload_with_tree
-from stallscope.ingest.proc_stacks import events as proc_stack_events
 from stallscope.kit.errors import NotFound, Unavailable
+from stallscope.kit.lru import LruCache
 from stallscope.kit.malloc import give_back
+from stallscope.kit.units import view_unit
 from stallscope.models import Capture
 
 WEIGHED_CACHE_BYTES = 16 * 1024 * 1024
 """Weighed trees kept for zooms and other budgets (40 bytes a node: a 350,000-node view takes 14 MB)."""
 
-_weighed_cache: OrderedDict[str, WeighedTree] = OrderedDict()
-_weighed_lock = threading.Lock()
-_answers = AnswerCache(16 * 1024 * 1024)
+_weighed_cache: LruCache[str, WeighedTree] = LruCache(
+    max_size=WEIGHED_CACHE_BYTES, size=lambda weighed: weighed.columns.nbytes
+)
+_answers = answer_cache(16 * 1024 * 1024)
 
 
 def clear_caches() -> None:
     """Forget every weighed view (benchmarks measure first requests with this)."""
-    with _weighed_lock:
-        _weighed_cache.clear()
+    _weighed_cache.clear()
     _answers.clear()
 
 
 def _with_default_event(session: Session, flt: SampleFilter) -> tuple[SampleFilter, list[str]]:
-    """Different events are never summed: without a choice, the most sampled CPU event is shown.
+    """Different events are never summed: without a choice, the default of `analysis.event_choice`.
 
     Off-CPU and /proc stack graphs have scheduler states where CPU graphs have events; all states
     are summed unless one is chosen, because blocked time is blocked time whatever the reason.
@@ -54,12 +54,7 @@ def _with_default_event(session: Session, flt: SampleFilter) -> tuple[SampleFilt
         return flt.model_copy(update={"event": None}), [
             s for s, _ in repository.proc_stack_states(session, flt.capture_ids)
         ]
-    # /proc stack samples are threads' kernel stacks, not CPU samples: offered last, never the default
-    # while a CPU event exists (their R and S dumps would outnumber a few seconds of perf samples).
-    events = sorted(
-        (name for name, _ in repository.event_counts(session, flt.capture_ids)),
-        key=proc_stack_events.is_proc_stack_event,
-    )
+    events = offered_events(repository.event_counts(session, flt.capture_ids))
     if flt.event is None and events:
         flt = flt.model_copy(update={"event": events[0]})
     return flt, events
@@ -73,11 +68,9 @@ def _cache_key(flt: SampleFilter, captures: list[Capture]) -> str:
 def weighed_view(session: Session, flt: SampleFilter, captures: list[Capture]) -> WeighedTree:
     """The captures' call-site tree weighed by the filter's stack weights; the last few are kept."""
     key = _cache_key(flt, captures)
-    with _weighed_lock:
-        cached = _weighed_cache.get(key)
-        if cached is not None:
-            _weighed_cache.move_to_end(key)
-            return cached
+    cached = _weighed_cache.get(key)
+    if cached is not None:
+        return cached
     if _reads_whole_captures(flt):
         assert flt.event is not None
         tree, leaves, weights, samples = callsite_trees.trees.whole_weights(session, captures, flt.event)
@@ -85,12 +78,7 @@ def weighed_view(session: Session, flt: SampleFilter, captures: list[Capture]) -
     else:
         rows = stack_weight_arrays(repository.stack_weight_columns(session, flt))
         weighed = weigh_rows(session, captures, rows)
-    with _weighed_lock:
-        _weighed_cache[key] = weighed
-        total = sum(w.columns.nbytes for w in _weighed_cache.values())
-        while total > WEIGHED_CACHE_BYTES and len(_weighed_cache) > 1:
-            _, dropped = _weighed_cache.popitem(last=False)
-            total -= dropped.columns.nbytes
+    _weighed_cache.put(key, weighed)
     return weighed
 
 
@@ -175,7 +163,7 @@ def _flame_graph(
     fields: dict[str, Any] = {
         "total": int(weighed.value[node]),
         "total_samples": int(weighed.samples[node]),
-        "unit": "us" if flt.source == "off-cpu" else unit_of(captures, flt.event),
+        "unit": view_unit(flt.source, unit_of(captures, flt.event)),
         "event": flt.event,
         "events": events,
         "node_count": pruned.node_count,
@@ -216,7 +204,7 @@ def resolve_view(session: Session, flt: SampleFilter, focus: list[str]) -> Resol
     weighed = weighed_view(session, flt, captures)
     lookup = catalog.lookup(session)
     node = _focused(weighed, Namer(weighed.tree, lookup), focus)
-    unit = "us" if flt.source == "off-cpu" else unit_of(captures, flt.event)
+    unit = view_unit(flt.source, unit_of(captures, flt.event))
     return ResolvedView(weighed, node, lookup, flt, captures, unit)
 
 

@@ -6,6 +6,8 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy.orm import Session
 
+from stallscope.analysis.clock_notes import captures_subject, own_clock_note
+from stallscope.analysis.event_choice import default_event, offered_events
 from stallscope.analysis.heatmap import (
     COUNT_UNITS,
     EVENT_STREAMS,
@@ -30,8 +32,10 @@ from stallscope.heatmap.schemas import (
     StreamOut,
     StreamsOut,
 )
-from stallscope.ingest.clock import WALL_CLOCK_MODES
+from stallscope.ingest.clock import is_wall_clock
+from stallscope.ingest.model import CaptureClock
 from stallscope.kit.errors import Invalid
+from stallscope.kit.units import is_time_unit
 from stallscope.models import Capture
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -40,23 +44,24 @@ ONE_US = timedelta(microseconds=1)
 
 def _clock_notes(captures: list[Capture]) -> tuple[bool, list[str]]:
     """Whether columns are UTC seconds, and what to say when some captures are on their own clock."""
-    own_clock = sorted(c.id for c in captures if (c.clock or {}).get("mode") not in WALL_CLOCK_MODES)
+    own_clock = sorted(
+        (c for c in captures if not is_wall_clock((c.clock or {}).get("mode"))), key=lambda c: c.id
+    )
     if not own_clock:
         return True, []
-    ids = ", ".join(f"#{i}" for i in own_clock)
-    subject = f"capture {ids} is" if len(own_clock) == 1 else f"captures {ids} are"
-    note = (
-        f"{subject} on its own clock (e.g. perf's seconds since boot), not wall-clock time: columns are "
-        "that clock's seconds; give the capture's offset (or record with a realtime clock) to align them"
+    note = own_clock_note(
+        captures_subject([c.id for c in own_clock]),
+        relative=all((c.clock or {}).get("capture_clock") == CaptureClock.RELATIVE.value for c in own_clock),
+        align="set its start on the incident page, or upload the host's clock anchors,",
+        mixed=len(own_clock) < len(captures),
     )
-    if len(own_clock) < len(captures):
-        note += "; mixed with aligned captures, the columns span unrelated times"
     return False, [note]
 
 
 def _streams(session: Session, capture_ids: list[int]) -> list[StreamOut]:
     streams: list[StreamOut] = []
-    events = repository.sample_events(session, capture_ids)
+    found = {name: (n, unit) for name, n, unit in repository.sample_events(session, capture_ids)}
+    events = [(name, *found[name]) for name in offered_events((name, n) for name, (n, _) in found.items())]
     if events:
         streams.append(
             StreamOut(
@@ -131,12 +136,10 @@ def _second(second: int) -> datetime:
 
 
 def _sample_event(session: Session, q: HeatmapQuery) -> tuple[str | None, str]:
-    """The event to show (never several summed) and its weight unit."""
+    """The event to show (never several summed: `analysis.event_choice`) and its weight unit."""
     events = repository.sample_events(session, q.capture_ids)
-    if q.event is not None:
-        unit = next((u for name, _, u in events if name == q.event), "samples")
-        return q.event, unit
-    return (events[0][0], events[0][2]) if events else (None, "samples")
+    event = q.event if q.event is not None else default_event((name, n) for name, n, _ in events)
+    return event, next((u for name, _, u in events if name == event), "samples")
 
 
 def _default_stream(session: Session, capture_ids: list[int]) -> HeatmapStream:
@@ -156,7 +159,7 @@ def heatmap(session: Session, q: HeatmapQuery) -> HeatmapOut:
     if stream == "samples":
         event, weight_unit = _sample_event(session, q)
         if q.value == "duration":
-            if weight_unit != "ns":
+            if not is_time_unit(weight_unit):
                 raise Invalid(
                     f"samples of {event or 'this event'} weigh {weight_unit}, not time: use value=count "
                     "(durations need a clock event such as cpu-clock)"

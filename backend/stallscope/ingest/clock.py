@@ -50,6 +50,18 @@ def stored_mode(info: dict[str, Any]) -> ClockMode | None:
     return mode if mode in CLOCK_MODES else None
 
 
+def is_wall_clock(mode: str | None) -> bool:
+    """Whether a capture's clock mode puts its times on the wall clock (`unaligned`, `none` and no
+    mode yet do not): what every view and command asks before it writes a time as UTC."""
+    return mode in WALL_CLOCK_MODES
+
+
+def on_capture_clock(ns: int) -> bool:
+    """Whether a time a file holds is on the capture's own clock (seconds since boot, time since the
+    trace began) rather than already an epoch time (perf recorded with `-k CLOCK_REALTIME`)."""
+    return ns < EPOCH_NS_THRESHOLD
+
+
 START_GIVEN_KEY = "start_given_ns"
 """Clock info key: the wall-clock start (epoch ns) a person gave for a capture with nothing to align it."""
 

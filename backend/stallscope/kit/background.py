@@ -32,9 +32,16 @@ class Ticker:
     def start(self) -> None:
         self._thread.start()
 
-    def stop(self, timeout_s: float = 10.0) -> None:
+    def halt(self) -> None:
+        """No tick starts from now on; one in progress ends by itself (`stop` waits for it)."""
         self._stop.set()
-        self._thread.join(timeout_s)
+
+    def stop(self, timeout_s: float = 10.0) -> bool:
+        """Halt and wait for the thread; False when a tick still runs after `timeout_s`."""
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout_s)
+        return not self._thread.is_alive()
 
     @property
     def stopping(self) -> bool:

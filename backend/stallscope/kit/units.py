@@ -1,4 +1,5 @@
-"""What a profile's weights are measured in, so the UI never labels nanoseconds as samples."""
+"""What a profile's weights are measured in, so the UI never labels nanoseconds as samples, and how
+a time or a weight is written for people: one policy for the views and the command line."""
 
 from __future__ import annotations
 
@@ -6,6 +7,10 @@ import re
 from datetime import UTC, datetime
 
 CLOCK_EVENTS = frozenset({"cpu-clock", "task-clock"})
+OFF_CPU_UNIT = "us"
+"""Off-CPU views weigh blocked time in microseconds, as Brendan Gregg's off-CPU flame graphs do."""
+TIME_UNITS_NS = {"ns": 1, "us": 1_000}
+"""Weight units that are time, in nanoseconds each."""
 
 
 def weight_unit(event: str, has_period: bool) -> str:
@@ -15,6 +20,48 @@ def weight_unit(event: str, has_period: bool) -> str:
     if event in CLOCK_EVENTS:
         return "ns"
     return "events"
+
+
+def view_unit(source: str, event_unit: str) -> str:
+    """The unit a stack view's weights are in: off-CPU time, else the unit of the event shown."""
+    return OFF_CPU_UNIT if source == "off-cpu" else event_unit
+
+
+def is_time_unit(unit: str) -> bool:
+    """Whether weights in `unit` are durations (a heatmap can sum them, a person reads them as time)."""
+    return unit in TIME_UNITS_NS
+
+
+_DURATION_STEPS = ((1_000_000_000, "s"), (1_000_000, "ms"), (1_000, "µs"))
+
+
+def duration_text(ns: float) -> str:
+    """'1.23 s', '45.6 ms', '789 µs', '12 ns': three significant digits (all of them from 1,000 s
+    on), in the largest unit the value reaches, signed when negative."""
+    size = abs(ns)
+    sign = "-" if ns < 0 else ""
+    if size < 1_000_000_000_000:  # rounded first, so 999.5 µs reads 1.00 ms, not 1,000 µs
+        size = float(f"{size:.3g}")
+    for step, suffix in _DURATION_STEPS:
+        if size >= step:
+            return f"{sign}{_three_digits(size / step)} {suffix}"
+    return f"{sign}{size:.0f} ns"
+
+
+def _three_digits(value: float) -> str:
+    if value >= 100:
+        return f"{value:,.0f}"
+    if value >= 10:
+        return f"{value:.1f}"
+    return f"{value:.2f}"
+
+
+def weight_text(value: float, unit: str) -> str:
+    """A weight as people read it: durations with `duration_text`, counts with thousands separators
+    and their unit ('1,204 samples')."""
+    if is_time_unit(unit):
+        return duration_text(value * TIME_UNITS_NS[unit])
+    return f"{value:,.0f} {unit}" if value == int(value) else f"{value:,.1f} {unit}"
 
 
 _DURATION_UNITS_NS = {

@@ -60,17 +60,35 @@ def test_plain_text_names_what_was_compared(tmp_path: Path, capsys: pytest.Captu
     assert main(["diff", str(before), str(after), "--top", "2"]) == 0
     out = capsys.readouterr().out
     lines = out.splitlines()
-    assert lines[0] == "B against A: CPU samples of cpu-clock, weights in ns"
-    assert lines[1].split() == ["A", str(before), "8,000,000", "ns", "in", "8", "samples"]
-    assert lines[2].split() == ["B", str(after), "16,000,000", "ns", "in", "16", "samples"]
-    assert lines[1].index(" ns in") == lines[2].index(" ns in")
+    assert lines[0] == "B against A: CPU samples of cpu-clock, weighed by time"
+    assert lines[1].split() == ["A", str(before), "8.00", "ms", "in", "8", "samples"]
+    assert lines[2].split() == ["B", str(after), "16.0", "ms", "in", "16", "samples"]
+    assert lines[1].index(" ms in") == lines[2].index(" ms in")
     assert "A scaled x2 to B's total" in lines[3]
     total_at = lines.index("Functions by total delta (2 of 5)")
     header, first, second = lines[total_at + 1 : total_at + 4]
     assert header.split() == ["A", "(scaled)", "B", "delta", "change", "function"]
-    assert first.split() == ["4,000,000", "8,000,000", "+4,000,000", "+100.0%", "scan"]
-    assert second.split() == ["8,000,000", "4,000,000", "-4,000,000", "-50.0%", "sort"]
+    assert first.split() == ["4.00", "ms", "8.00", "ms", "+4.00", "ms", "+100.0%", "scan"]
+    assert second.split() == ["8.00", "ms", "4.00", "ms", "-4.00", "ms", "-50.0%", "sort"]
     assert "Functions by self delta (2 of 5)" in lines
+
+
+def test_plain_text_writes_off_cpu_time_and_counts_as_people_read_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    healthy = write(tmp_path, "healthy.sched.txt", sched_capture(d_ms=10, s_ms=100))
+    impacted = write(tmp_path, "impacted.sched.txt", sched_capture(d_ms=30, s_ms=100))
+    assert main(["diff", str(healthy), str(impacted), "--state", "D", "--normalize", "none"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "B against A: off-CPU time in state D, weighed by time"
+    assert lines[1].split()[2:] == ["10.0", "ms", "in", "1", "interval"]
+    assert lines[2].split()[2:] == ["30.0", "ms", "in", "1", "interval"]
+    fsync = next(line for line in lines if line.endswith("__x64_sys_fsync"))
+    assert fsync.split() == ["10.0", "ms", "30.0", "ms", "+20.0", "ms", "+200.0%", "__x64_sys_fsync"]
+    # Counted events keep their counts, thousands separated, and say what they count.
+    faults = write(tmp_path, "faults.txt", AFTER)
+    assert main(["diff", str(faults), str(faults), "--event", "page-faults"]) == 0
+    assert capsys.readouterr().out.splitlines()[0].endswith("weights in events")
 
 
 def test_off_cpu_diff_of_scheduler_captures(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

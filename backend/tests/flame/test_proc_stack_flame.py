@@ -133,3 +133,27 @@ def test_facets_follow_the_state(api: TestClient, capture: dict[str, Any]) -> No
     assert sum(t["samples"] for t in threads) == 13
     assert {t["comm"] for t in threads} <= {"fsync", "io worker"}
     assert {t["pid"] for t in threads} == {32258}
+
+
+def test_every_view_shows_the_cpu_event_by_default_when_dumps_outnumber_it(
+    api: TestClient, capture: dict[str, Any]
+) -> None:
+    """The flame graph, the diff and the heatmap choose the same default (`analysis.event_choice`):
+    eight perf samples beside 120 /proc stack dumps, and the perf samples are what is shown."""
+    from tests.diff.texts import BEFORE
+
+    perf = wait_parsed(api, upload_bytes(api, capture["incident_id"], BEFORE.encode(), "cpu.txt")["id"])
+    assert perf["status"] == "ready", perf
+    both = f"{capture['id']},{perf['id']}"
+    graph = flame(api, both)
+    assert (graph["event"], graph["unit"]) == ("cpu-clock", "ns")
+    assert graph["events"] == ["cpu-clock", *(f"proc-stack:{state}" for state in STATES)]
+    diff = api.get("/api/diff", params={"a.captures": both, "b.captures": both})
+    assert diff.status_code == 200, diff.text
+    assert (diff.json()["event"], diff.json()["events"]) == (graph["event"], graph["events"])
+    heatmap = api.get("/api/heatmap", params={"captures": both, "stream": "samples"})
+    assert heatmap.status_code == 200, heatmap.text
+    assert heatmap.json()["event"] == "cpu-clock"
+    streams = api.get("/api/heatmap/streams", params={"captures": both}).json()
+    (samples,) = [s for s in streams["streams"] if s["stream"] == "samples"]
+    assert [n["name"] for n in samples["names"]] == graph["events"]

@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from stallscope.analysis.findings.digest import StackNames
 from stallscope.analysis.findings.finding import ThreadRef
 from stallscope.analysis.findings.profile import ThreadKey
+from stallscope.kit.units import duration_text
 
 MAX_NAMED = 3
 STACK_FRAMES_SHOWN = 6
@@ -18,13 +19,8 @@ def pct(share: float) -> str:
 
 
 def duration(ns: int | float | None) -> str:
-    if ns is None:
-        return "-"
-    if ns >= 1e9:
-        return f"{ns / 1e9:.2f} s"
-    if ns >= 1e6:
-        return f"{ns / 1e6:.1f} ms"
-    return f"{ns / 1e3:.0f} us"
+    """As every view and command writes a duration (`kit.units.duration_text`)."""
+    return "-" if ns is None else duration_text(ns)
 
 
 def count(n: int, noun: str) -> str:

@@ -280,7 +280,7 @@ def warn_counts(counts: Counts, report: ParseReport, with_args: bool) -> None:
             0,
             f"{unclosed} off-CPU interval(s) unclosed (duration unknown): {counts.open_at_end} still "
             f"open when the file ends, {counts.seen_running} whose thread was next seen running with "
-            "no switch-in recorded (closed there, marked inferred: attrs.inferred_duration_ns)",
+            "no switch-in recorded (their wait is taken to end there, marked inferred)",
         )
     on_unclosed = counts.on_cpu_open_at_end + counts.on_cpu_unended
     if with_args and on_unclosed:

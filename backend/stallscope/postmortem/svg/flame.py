@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from stallscope.kit.units import weight_text
 from stallscope.postmortem.svg.canvas import (
     FONT_SIZE,
     attr,
@@ -68,11 +69,8 @@ def _fill(name: str, kind: str) -> str:
 
 
 def value_text(value: int, unit: str) -> str:
-    if unit == "us":
-        return f"{value / 1e6:.3f} s" if value >= 1e6 else f"{value / 1e3:.1f} ms"
-    if unit == "ns":
-        return f"{value / 1e9:.3f} s" if value >= 1e9 else f"{value / 1e6:.1f} ms"
-    return f"{value:,} {unit}"
+    """A node's weight as the views and commands write it (`kit.units.weight_text`)."""
+    return weight_text(value, unit)
 
 
 def render_flame(

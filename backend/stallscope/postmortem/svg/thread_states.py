@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from stallscope.kit.units import duration_text
 from stallscope.postmortem.svg.canvas import document, fit, label, line, number, text_of
 
 STATE_FILLS: dict[str, tuple[str, str]] = {
@@ -34,10 +35,6 @@ class ThreadBar:
     """A thread the finding names: drawn with its label in bold."""
 
 
-def _seconds(ns: int) -> str:
-    return f"{ns / 1e9:.2f} s" if ns >= 1e8 else f"{ns / 1e6:.1f} ms"
-
-
 def render_thread_states(bars: Sequence[ThreadBar], *, title: str, subtitle: str) -> bytes:
     plot = WIDTH - LABEL_WIDTH - RIGHT
     body = [label(10, 18, title, size=14), label(10, 36, subtitle, fill="#444")]
@@ -56,14 +53,15 @@ def render_thread_states(bars: Sequence[ThreadBar], *, title: str, subtitle: str
             if part <= 0 or bar.wall_ns <= 0:
                 continue
             width = plot * part / bar.wall_ns
-            tip = f"{bar.label}: {words} {part / bar.wall_ns * 100:.1f}% ({_seconds(part)})"
+            tip = f"{bar.label}: {words} {part / bar.wall_ns * 100:.1f}% ({duration_text(part)})"
             body.append(
                 f'<rect x="{number(left)}" y="{number(y)}" width="{number(width)}" height="{number(BAR)}" '
                 f'fill="{fill}"><title>{text_of(tip)}'
                 "</title></rect>"
             )
             left += width
-        body.append(label(LABEL_WIDTH + plot + 6, y + BAR - 3, _seconds(bar.wall_ns), size=10, fill="#444"))
+        wall = duration_text(bar.wall_ns)
+        body.append(label(LABEL_WIDTH + plot + 6, y + BAR - 3, wall, size=10, fill="#444"))
     axis_y = TOP + len(bars) * ROW + 4
     body.append(line(LABEL_WIDTH, axis_y, LABEL_WIDTH + plot, axis_y))
     for pct in (0, 25, 50, 75, 100):
