@@ -12,6 +12,7 @@ import { EVENT_KIND_LABELS, eventDuration, eventTimeUtc } from './eventFormat';
 import { decodeEventsView, encodeEventsView, EVENTS_PAGE_SIZE, type EventSort, type EventsViewState } from './eventsView';
 import { eventsQuery } from './queries';
 import { StackPanel } from './StackPanel';
+import './events.css';
 
 export function EventsPage() {
   const [params, setParams] = useSearchParams();

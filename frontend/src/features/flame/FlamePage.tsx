@@ -24,6 +24,7 @@ import { SOURCE_WORDS } from './sources';
 import { decodeFlameState, hasStates, patchFlameState, type FlameViewState } from './urlState';
 import { useViewTiming } from './useViewTiming';
 import { ZoomCrumbs } from './ZoomCrumbs';
+import './flame.css';
 
 const chartSvg = (): SVGSVGElement | null => document.querySelector<SVGSVGElement>('[data-testid="flame-chart"] svg');
 

@@ -7,6 +7,7 @@ import { copyText } from '../clipboard';
 import { canvasPng, downloadBlob, pngFromSvg, standaloneSvg, svgBlob } from '../exportImage';
 import { isTyping } from '../hooks/useHotkeys';
 import { createShortLink, currentTarget } from '../share';
+import './ShareMenu.css';
 
 /** What a view can export as a picture: its chart's SVG, or the canvas it draws on. */
 export type ImageSource = () => SVGSVGElement | HTMLCanvasElement | null;
