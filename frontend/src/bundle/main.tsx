@@ -2,6 +2,10 @@
  * Entry of the offline bundle viewer (viewer.html): read the embedded data, answer every request
  * from it, route in the hash, then render the console's pages.
  */
+// The app-wide sheet first: the viewer's styles are joined into one sheet in import order, and a page's
+// rule must win over an app-wide one of the same specificity, as it does in the console, where each
+// page's sheet arrives with its chunk after the app's.
+import '../app/styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { errorMessage, setTransport } from '../api/http';
@@ -10,7 +14,6 @@ import { BundleApp, BundleFatal } from './BundleApp';
 import { decodeBundle, embeddedBundleText, type BundleData } from './bundleData';
 import { recordMiss } from './misses';
 import { replayTransport } from './replayTransport';
-import '../app/styles.css';
 
 function load(): BundleData | string {
   const text = embeddedBundleText(document);

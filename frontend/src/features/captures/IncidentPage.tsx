@@ -23,6 +23,7 @@ import { IncidentHeader } from './IncidentHeader';
 import { capturesQuery, useRefreshCaptures, useReparse } from './queries';
 import { UploadPanel } from './UploadPanel';
 import { useUploads } from './useUploads';
+import './captures.css';
 
 export function IncidentPage() {
   const { id: rawId } = useParams();

@@ -5,6 +5,7 @@ import { formatWithin, instantFromText, instantText, isoFromEpochUs, type EpochU
 import { formatLocalTime } from '../../shared/units';
 import { byHost, describeSide, isComparable, sideCaptureIds, type Preset } from './sides';
 import type { SideSelection } from './urlState';
+import '../../shared/components/SelectionChips.css';
 
 interface Props {
   label: 'A' | 'B';

@@ -17,6 +17,7 @@ import { decodeEventsView, encodeEventsView, EVENTS_PAGE_SIZE, type EventSort, t
 import { eventsQuery } from './queries';
 import { EVENT_ROW_SHORTCUTS } from './shortcuts';
 import { StackPanel } from './StackPanel';
+import './events.css';
 
 export function EventsPage() {
   const [params, setParams] = useSearchParams();

@@ -28,6 +28,7 @@ import { decodeFlameState, hasStates, patchFlameState, type FlameViewState } fro
 import { useViewTiming } from './useViewTiming';
 import { ZoomCrumbs } from './ZoomCrumbs';
 import { FLAME_SHORTCUTS } from './shortcuts';
+import './flame.css';
 
 const chartSvg = (): SVGSVGElement | null => document.querySelector<SVGSVGElement>('[data-testid="flame-chart"] svg');
 

@@ -1,4 +1,5 @@
 import { crumbIndexes } from './crumbs';
+import './flameChart.css';
 
 /**
  * The zoomed frame's path as buttons: the keyboard way to zoom out to any ancestor. Frames of the

@@ -6,6 +6,7 @@ import { select } from 'd3';
 import flamegraph, { type FlameFrame, type FlameGraph, type FlameTooltip } from 'd3-flame-graph';
 import { useLayoutEffect, useState, type RefObject } from 'react';
 import { framePath, type ChartNode } from './frames';
+import './flameChart.css';
 
 export const CELL_HEIGHT = 20;
 

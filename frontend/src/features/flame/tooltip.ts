@@ -7,6 +7,7 @@ import type { FlameNode } from '../../api/types';
 import { formatCount, formatPercent, formatValue, share } from '../../shared/units';
 import { sourceNode, type ChartNode } from './frames';
 import { KIND_LABEL } from './palette';
+import './flameChart.css';
 
 export interface TooltipRow {
   label: string;

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { fetchHealth, healthProblems } from './health';
+import './health.css';
 
 const POLL_MS = 15_000;
 

@@ -8,6 +8,7 @@ import { useDocumentTitle } from '../../shared/hooks/useDocumentTitle';
 import { listCaptures } from '../../api/endpoints';
 import { cellText, groups, onlyReadSummary, pickPair, sideId, snapshotLabel, startEndPairs, uploadHosts, type RowGroup, type UploadHosts } from './configDiffView';
 import { getConfigDiff, listSnapshots, type ConfigDiff, type SnapshotRef } from './diffApi';
+import './snapshot.css';
 import './configDiff.css';
 
 /** Two snapshots of an incident side by side: the settings B changed, added or lost against A. */

@@ -8,6 +8,7 @@ import { ErrorBanner } from '../../shared/components/ErrorBanner';
 import { useDocumentTitle } from '../../shared/hooks/useDocumentTitle';
 import { formatUtc } from '../captures/captureView';
 import { filterSections, readSnapshot, type SnapshotSection } from './snapshot';
+import './snapshot.css';
 
 export function SnapshotPage() {
   const { id: rawId } = useParams();

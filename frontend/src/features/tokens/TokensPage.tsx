@@ -9,6 +9,7 @@ import { RevokeButton } from '../../shared/components/RevokeButton';
 import { SecretOnce } from '../../shared/components/SecretOnce';
 import { useDocumentTitle } from '../../shared/hooks/useDocumentTitle';
 import { TOKEN_EXPIRIES, tokenLimits } from './limits';
+import './tokens.css';
 
 const TOKENS_KEY = ['tokens'];
 

@@ -4,6 +4,7 @@ import { useMe } from '../../features/auth/usePermissions';
 import { isGuest } from '../../features/guests/guestScope';
 import { incidentQuery } from '../../features/incidents/queries';
 import { clip, incidentLabel } from '../breadcrumbs';
+import './Breadcrumbs.css';
 
 export interface Crumb {
   label: string;

@@ -4,6 +4,7 @@
  */
 import { useState, type ReactNode } from 'react';
 import { copyText } from '../clipboard';
+import './SecretOnce.css';
 
 interface Props {
   /** "Token “ci” created" — the sentence goes on: "Copy … now: it will not be shown again." */

@@ -1,5 +1,6 @@
 import type { Selection } from '../selection';
 import { describeRange, describeWithin } from '../selectionText';
+import './SelectionChips.css';
 
 /** The time narrowing every view shares, each part removable; nothing when the selection is whole. */
 export function SelectionChips({ selection, onClear }: { selection: Selection; onClear: (patch: Partial<Selection>) => void }) {

@@ -8,6 +8,7 @@ import { canvasPng, downloadBlob, pngFromSvg, standaloneSvg, svgBlob } from '../
 import { useShortcuts } from '../hooks/useShortcuts';
 import { createShortLink, currentTarget } from '../share';
 import type { ShortcutGroup } from '../shortcuts';
+import './ShareMenu.css';
 
 /** What a view can export as a picture: its chart's SVG, or the canvas it draws on. */
 export type ImageSource = () => SVGSVGElement | HTMLCanvasElement | null;

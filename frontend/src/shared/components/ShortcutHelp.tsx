@@ -7,6 +7,7 @@ import { useEffect, useId, useRef, useState, useSyncExternalStore, type ReactNod
 import { isTyping } from '../hooks/useHotkeys';
 import { OpenHelpContext, ShortcutRegistry, ShortcutRegistryContext, useOpenShortcutHelp } from '../hooks/useShortcuts';
 import { helpOrder, keyLabels, shortcutFor, type ShortcutGroup } from '../shortcuts';
+import './ShortcutHelp.css';
 
 /** The help's own keys: read by its handler below and listed last in it. */
 const HELP_SHORTCUTS: ShortcutGroup<'toggle' | 'close'> = {

@@ -2,6 +2,7 @@ import { NavLink, useLocation } from 'react-router';
 import { useGuestScope } from '../../features/guests/useGuestScope';
 import { viewHref } from '../selection';
 import { ShareMenu, type ImageSource } from './ShareMenu';
+import './ViewTabs.css';
 
 /** The investigation views, in the order an investigation usually visits them. */
 const INVESTIGATION_VIEWS = [
