@@ -8,7 +8,6 @@ The tests run in file order; the last one stops a console in the middle of a par
 from __future__ import annotations
 
 import fcntl
-import gzip
 import os
 import re
 import shutil
@@ -27,6 +26,7 @@ import httpx
 import pytest
 
 from stallscope.datadir_lock import LOCK_NAME
+from tests.fixtures.factories import big_perf_script
 from tests.fixtures.processes import free_port, processes_mentioning, wait_until
 
 READY_TIMEOUT_S = 120
@@ -164,19 +164,6 @@ def test_verbose_shows_the_migrations_the_database_and_the_worker_and_sigterm_st
     # SIGTERM (systemd, docker stop) runs the same stop, where it used to kill the process at once.
     status, _, stopped = other_console.stop(signal.SIGTERM)
     assert_stopped_cleanly(other_console, status, stopped)
-
-
-def big_perf_script(samples: int) -> bytes:
-    """A capture that keeps the worker busy for seconds."""
-    parts = []
-    for i in range(samples):
-        parts.append(
-            f"svc 42/{42 + i % 8} [001] {10 + i / 1000:.6f}: 1001001 cpu-clock:\n"
-            f"\t    {i % 97:x} leaf_{i % 251} (/usr/bin/svc)\n"
-            f"\t    {i % 89:x} mid_{i % 13} (/usr/bin/svc)\n"
-            "\t    2222 main (/usr/bin/svc)\n\n"
-        )
-    return gzip.compress("".join(parts).encode(), compresslevel=1)
 
 
 def test_a_parse_running_at_ctrl_c_is_cut_short_and_done_at_the_next_start(console: Console) -> None:

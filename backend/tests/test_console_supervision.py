@@ -7,7 +7,6 @@ with no manual step. They run in file order: the last one kills the console itse
 
 from __future__ import annotations
 
-import gzip
 import os
 import re
 import shutil
@@ -24,6 +23,7 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.fixtures.factories import big_perf_script
 from tests.fixtures.processes import (
     alive,
     children_of,
@@ -36,19 +36,6 @@ from tests.fixtures.processes import (
 READY_TIMEOUT_S = 90
 PARSE_TIMEOUT_S = 300
 SAMPLES_IN_BIG_CAPTURE = 300_000
-
-
-def big_perf_script(samples: int) -> bytes:
-    """A perf script capture that takes the worker several seconds: time to kill it mid-parse."""
-    parts = []
-    for i in range(samples):
-        parts.append(
-            f"svc 42/{42 + i % 8} [001] {10 + i / 1000:.6f}: 1001001 cpu-clock:\n"
-            f"\t    {i % 97:x} leaf_{i % 251} (/usr/bin/svc)\n"
-            f"\t    {i % 89:x} mid_{i % 13} (/usr/bin/svc)\n"
-            "\t    2222 main (/usr/bin/svc)\n\n"
-        )
-    return gzip.compress("".join(parts).encode(), compresslevel=1)
 
 
 @dataclass
