@@ -19,7 +19,7 @@ export function UnitChartBlock({ chart, xMode, width }: Props) {
   return (
     <section className="unit-chart" aria-label={`Series in ${chart.unit || 'no unit'}`}>
       <MetricChart series={chart.series} unit={chart.unit} xMode={xMode} width={width} onHover={setReadout} />
-      <ul className="legend small" data-testid="metric-legend">
+      <ul className="legend metric-legend small" data-testid="metric-legend">
         {chart.series.map((s) => (
           <li key={s.id} className="legend__item">
             <span className="swatch" style={{ background: s.color }} aria-hidden="true" /> <span className="mono legend__title">{s.title}</span>{' '}
