@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 import { describe, expect, it } from 'vitest';
 import { apiUrl, type ApiUrl, type RouteOf } from '../api/contract';
 import { ApiError, getJson, postJson, setTransport } from '../api/http';

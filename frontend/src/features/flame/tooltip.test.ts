@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 import { select } from 'd3';
 import flamegraph, { type FlameFrame } from 'd3-flame-graph';
 import { afterEach, describe, expect, it } from 'vitest';
