@@ -10,16 +10,12 @@ from __future__ import annotations
 import fcntl
 import os
 import re
-import shutil
 import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -27,9 +23,9 @@ import pytest
 
 from stallscope.datadir_lock import LOCK_NAME
 from tests.fixtures.factories import big_perf_script
-from tests.fixtures.processes import free_port, processes_mentioning, wait_until
+from tests.fixtures.processes import processes_mentioning
+from tests.fixtures.served_console import READY_TIMEOUT_S, ServedConsole, served_console
 
-READY_TIMEOUT_S = 120
 SAMPLES_TO_CUT = 60_000
 """A capture whose parse takes a couple of seconds: long enough to be stopped in the middle of it
 (the stop cuts it at once with no grace), short enough to parse again quickly at the next start."""
@@ -40,40 +36,8 @@ QUIET_START_MAX_LINES = 20
 it listens, plus a warning or two (running as root, say): 190 lines before --verbose existed."""
 
 
-@dataclass
-class Console:
-    data_dir: Path
-    port: int = field(default_factory=free_port)
-    process: subprocess.Popen[bytes] | None = None
-    log: Path = field(init=False)
-    started_at: int = 0
-    """Where this start's output begins in the log."""
-
-    def __post_init__(self) -> None:
-        self.log = self.data_dir / "console.log"
-
-    def start(self, *options: str, **env: str) -> None:
-        self.started_at = self.log.stat().st_size if self.log.exists() else 0
-        environment = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "CELERY_BROKER_URL"}}
-        environment.update(STALLSCOPE_DATA_DIR=str(self.data_dir), PYTHONUNBUFFERED="1", **env)
-        with open(self.log, "ab") as out:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "stallscope", "serve", "--port", str(self.port), *options],
-                env=environment,
-                stdout=out,
-                stderr=subprocess.STDOUT,
-            )
-        wait_until(lambda: self.health() == 200, "console", self.process, self.log, READY_TIMEOUT_S)
-
-    def health(self) -> int:
-        try:
-            return httpx.get(f"http://127.0.0.1:{self.port}/api/health", timeout=10).status_code
-        except httpx.HTTPError:
-            return 0
-
-    def output(self) -> str:
-        """What this start printed so far."""
-        return self.log.read_bytes()[self.started_at :].decode(errors="replace")
+class Console(ServedConsole):
+    """The served console, with how it stops."""
 
     def stop(self, sig: signal.Signals) -> tuple[int, float, str]:
         """Send `sig`; the exit status, the seconds it took (printed), and what the stop printed."""
@@ -95,33 +59,17 @@ class Console:
             fcntl.flock(handle, fcntl.LOCK_UN)
             return True
 
-    def admin_password(self) -> str:
-        found = re.findall(r"^    password: (\S+)$", self.log.read_text(errors="replace"), re.MULTILINE)
-        assert len(found) == 1, self.output()
-        return str(found[0])
-
-
-def fresh_console() -> Iterator[Console]:
-    data_dir = Path(tempfile.mkdtemp(prefix="stallscope-stop-"))
-    data_dir.chmod(0o755)  # the embedded server runs as its own user when tests run as root
-    console = Console(data_dir)
-    yield console
-    if console.process is not None and console.process.poll() is None:
-        console.process.kill()
-        console.process.wait()
-    for pid in processes_mentioning(str(data_dir)):
-        os.kill(pid, signal.SIGKILL)
-    shutil.rmtree(data_dir, ignore_errors=True)
-
 
 @pytest.fixture(scope="module")
 def console() -> Iterator[Console]:
-    yield from fresh_console()
+    with served_console(Console, "stallscope-stop-") as console:
+        yield console
 
 
 @pytest.fixture
 def other_console() -> Iterator[Console]:
-    yield from fresh_console()
+    with served_console(Console, "stallscope-stop-") as console:
+        yield console
 
 
 def assert_stopped_cleanly(console: Console, status: int, said: str) -> None:

@@ -8,81 +8,26 @@ with no manual step. They run in file order: the last one kills the console itse
 from __future__ import annotations
 
 import os
-import re
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
 from tests.fixtures.factories import big_perf_script
-from tests.fixtures.processes import (
-    alive,
-    children_of,
-    command_line,
-    free_port,
-    processes_mentioning,
-    wait_until,
-)
+from tests.fixtures.processes import alive, children_of, command_line, free_port, processes_mentioning
+from tests.fixtures.served_console import READY_TIMEOUT_S, ServedConsole, served_console
 
-READY_TIMEOUT_S = 90
 PARSE_TIMEOUT_S = 300
 SAMPLES_IN_BIG_CAPTURE = 300_000
 
 
-@dataclass
-class Console:
-    data_dir: Path
-    port: int = field(default_factory=free_port)
-    process: subprocess.Popen[bytes] | None = None
-    log: Path = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.log = self.data_dir / "console.log"
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def env(self) -> dict[str, str]:
-        env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "CELERY_BROKER_URL"}}
-        env.update(
-            STALLSCOPE_DATA_DIR=str(self.data_dir),
-            STALLSCOPE_PARSE_STALL_TIMEOUT_S="4",
-            STALLSCOPE_RECOVERY_INTERVAL_S="1",
-        )
-        return env
-
-    def start(self) -> None:
-        with open(self.log, "ab") as out:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "stallscope", "serve", "--port", str(self.port)],
-                env=self.env(),
-                stdout=out,
-                stderr=subprocess.STDOUT,
-            )
-        wait_until(lambda: self.health()[0] == 200, "console", self.process, self.log, READY_TIMEOUT_S)
-
-    def health(self) -> tuple[int, dict[str, Any]]:
-        try:
-            response = httpx.get(f"{self.url}/api/health", timeout=10)
-        except httpx.HTTPError:
-            return 0, {}
-        return response.status_code, response.json()
-
-    def admin_password(self) -> str:
-        """The password the first start printed (the banner is in the console's output once)."""
-        found = re.findall(r"^    password: (\S+)$", self.log.read_text(errors="replace"), re.MULTILINE)
-        assert len(found) == 1, f"the first-start banner {len(found)} times:\n{self.tail()}"
-        return str(found[0])
+class Console(ServedConsole):
+    """The served console, with what these tests ask of its parts."""
 
     def client(self) -> httpx.Client:
         """Signed in as the first admin, as a browser is (the session cookie)."""
@@ -99,26 +44,13 @@ class Console:
     def postmaster_pid(self) -> int:
         return int((self.data_dir / "pgdata" / "postmaster.pid").read_text().split("\n", 1)[0])
 
-    def tail(self) -> str:
-        return self.log.read_text(errors="replace")[-6000:]
-
 
 @pytest.fixture(scope="module")
 def console() -> Iterator[Console]:
-    data_dir = Path(tempfile.mkdtemp(prefix="stallscope-console-"))
-    data_dir.chmod(0o755)  # the embedded server runs as its own user when tests run as root
-    console = Console(data_dir)
-    console.start()
-    yield console
-    if console.process is not None and console.process.poll() is None:
-        console.process.send_signal(signal.SIGINT)
-        try:
-            console.process.wait(60)
-        except subprocess.TimeoutExpired:
-            console.process.kill()
-    for pid in processes_mentioning(str(data_dir)):
-        os.kill(pid, signal.SIGKILL)
-    shutil.rmtree(data_dir, ignore_errors=True)
+    quick_recovery = {"STALLSCOPE_PARSE_STALL_TIMEOUT_S": "4", "STALLSCOPE_RECOVERY_INTERVAL_S": "1"}
+    with served_console(Console, "stallscope-console-", **quick_recovery) as console:
+        console.start()
+        yield console
 
 
 def wait_for(check: Any, what: str, console: Console, timeout_s: float) -> None:
