@@ -50,6 +50,10 @@ class Settings(BaseSettings):
     """Comma-separated provider groups whose members are admins (checked at every sign-on)."""
     oidc_responder_groups: str = ""
 
+    public_url: str | None = None
+    """The console's address as people open it (`https://stallscope.example`): links in alerts sent
+    to webhooks start with it. Unset: `http://HOST:PORT` of the settings above."""
+
     allowed_hosts: str = ""
     """Comma-separated Host names the console answers to, beside the listen address and localhost.
 
@@ -101,6 +105,11 @@ class Settings(BaseSettings):
         """The listen address, localhost and loopback, and whatever `allowed_hosts` adds."""
         configured = [h.strip().lower() for h in self.allowed_hosts.split(",") if h.strip()]
         return [self.host.lower(), "localhost", "127.0.0.1", "::1", *configured]
+
+    @property
+    def console_url(self) -> str:
+        """Where people open the console, without a trailing slash (`public_url`, else the listen address)."""
+        return (self.public_url or f"http://{self.host}:{self.port}").rstrip("/")
 
     @property
     def blob_dir(self) -> Path:

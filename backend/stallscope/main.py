@@ -41,6 +41,7 @@ from stallscope.snapshots.router import router as snapshots_router
 from stallscope.threads.router import router as threads_router
 from stallscope.timeline.router import router as timeline_router
 from stallscope.tokens.router import router as tokens_router
+from stallscope.watch.router import router as watch_router
 
 
 def _mount_frontend(app: FastAPI, dist: Path) -> None:
@@ -100,6 +101,7 @@ def create_app() -> FastAPI:
     app.include_router(bundle_router)
     app.include_router(interop_router)
     app.include_router(postmortem_router)
+    app.include_router(watch_router)
     forgotten = undeclared_routes(app.openapi())
     if forgotten:
         raise RuntimeError(f"API routes without a permission (see auth/guard.py): {', '.join(forgotten)}")

@@ -2,8 +2,9 @@
 are named (`captures/parse_steps.py` says what a step is and when each part of it runs).
 
 In this order each part runs in its phase. After the commit, planner statistics come first, before
-anything queries the new rows, and the findings last, just before the capture turns ready: their
-digest reads what the steps above stored (the thread states among them).
+anything queries the new rows, and the findings last but one, just before the capture turns ready: their
+digest reads what the steps above stored (the thread states among them), and a watch capture's
+signatures are checked on that digest last.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from stallscope.threads.parse_step import PARSE_STEP as THREAD_STATES
 from stallscope.timeline.parse_step import PARSE_STEP as TIMELINE_ROLLUPS
 from stallscope.timeseries import ROLLUP_STEP as SAMPLE_ROLLUP
 from stallscope.timeseries import STATISTICS_STEP as PLANNER_STATISTICS
+from stallscope.watch.parse_step import PARSE_STEP as SIGNATURES
 
 PARSE_STEPS: tuple[ParseStep, ...] = (
     SAMPLE_ROLLUP,
@@ -25,4 +27,5 @@ PARSE_STEPS: tuple[ParseStep, ...] = (
     PLANNER_STATISTICS,
     CALLSITE_TREE,
     FINDINGS,
+    SIGNATURES,
 )

@@ -25,7 +25,12 @@ log = logging.getLogger(__name__)
 P = ParamSpec("P")
 R = TypeVar("R")
 
-TASK_MODULES = ["stallscope.captures.tasks", "stallscope.findings.tasks", "stallscope.lifecycle.tasks"]
+TASK_MODULES = [
+    "stallscope.captures.tasks",
+    "stallscope.findings.tasks",
+    "stallscope.lifecycle.tasks",
+    "stallscope.watch.tasks",
+]
 
 celery_app = Celery("stallscope", include=TASK_MODULES)
 
@@ -95,9 +100,10 @@ def exit_at_once() -> NoReturn:
     leave(0)
 
 
-def enqueue(name: str, *args: Any) -> None:
+def enqueue(name: str, *args: Any, countdown: float | None = None) -> None:
+    """Send a task by name; with `countdown`, a worker runs it no sooner than that many seconds."""
     configure_celery()
-    celery_app.send_task(name, args=list(args))
+    celery_app.send_task(name, args=list(args), countdown=countdown)
 
 
 BROKER_CHECK_TIMEOUT_S = 3.0

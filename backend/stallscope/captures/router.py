@@ -31,9 +31,10 @@ from stallscope.kit.blobstore import (
     UploadTooLarge,
     discard_new_blob,
 )
-from stallscope.kit.errors import Invalid, TooLarge
+from stallscope.kit.errors import Forbidden, Invalid, TooLarge
 from stallscope.kit.text import SingleLine, download_name, first_unstorable
 from stallscope.kit.units import parse_duration_ns, parse_wall_clock_ns
+from stallscope.watch.streams import stream_for
 
 router = APIRouter(tags=["captures"])
 
@@ -189,13 +190,32 @@ async def collector_upload(
     request: Request,
     upload: UploadDep,
     principal: Uploader,
-    incident: Annotated[int, Query(description="Incident id")],
+    incident: Annotated[int | None, Query(description="Incident id (or watch=true)")] = None,
+    watch: Annotated[
+        bool, Query(description="Send to the host's watch stream (made at its first upload) instead")
+    ] = False,
 ) -> CaptureOut:
     """The collectors' upload: the UI's, with the incident as a parameter (a collector token may be
-    limited to one incident and one host); credentials are checked before the body is read."""
+    limited to one incident and one host), or to the host's watch stream (`stallscope-collect
+    watch`); credentials are checked before the body is read."""
+    if (incident is None) == (not watch):
+        raise Invalid("name either incident=ID or watch=true: one place to put the capture")
+    if incident is None:
+        incident = await run_in_threadpool(_watch_stream, principal, upload)
     await run_in_threadpool(_require_incident, principal, incident, upload)
     blob = await _store_body(request)
     return await run_in_threadpool(_record_and_queue, request, incident, upload, blob)
+
+
+def _watch_stream(principal: Principal, upload: UploadInfo) -> int:
+    """The host's watch stream's incident id (made and committed at the host's first upload)."""
+    if principal.incident_id is not None:
+        limited = f"{principal.describe()} uploads to incident {principal.incident_id} only"
+        raise Forbidden(f"{limited}, not to a watch stream")
+    with get_session_factory(database_url(get_settings()))() as session:
+        stream = stream_for(session, upload.host)
+        session.commit()
+        return stream.id
 
 
 @router.post(

@@ -145,6 +145,42 @@ def record_upload(session: Session, incident_id: int, upload: UploadInfo, blob: 
     return capture
 
 
+def copy_capture(session: Session, source: Capture, incident_id: int) -> Capture:
+    """A new capture of `incident_id` made from the same stored upload as `source` (uploads are
+    kept by content, so both point at one file), with its host, format, kind, clock and meta; it
+    starts `queued`, to be parsed as its own."""
+    return repository.add_capture(
+        session,
+        Capture(
+            incident_id=incident_id,
+            host_id=source.host_id,
+            filename=source.filename,
+            format=source.format,
+            kind=source.kind,
+            status="queued",
+            progress=0.0,
+            parse_attempt=1,
+            queued_at=datetime.now(UTC),
+            recoveries=0,
+            warnings=[],
+            events=[],
+            clock=source.clock,
+            meta=source.meta,
+            record_counts={},
+            dropped_lines=0,
+            truncated=False,
+            sample_count=0,
+            stack_count=0,
+            thread_count=0,
+            sha256=source.sha256,
+            compression=source.compression,
+            size_bytes=source.size_bytes,
+            size_uncompressed=source.size_uncompressed,
+            blob_path=source.blob_path,
+        ),
+    )
+
+
 def set_shift(session: Session, capture_id: int, shift: str) -> Capture:
     """Record a person's correction of the capture's clock; a re-parse re-times every record."""
     try:

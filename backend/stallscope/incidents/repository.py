@@ -20,9 +20,11 @@ def capture_counts(session: Session, incident_ids: list[int]) -> dict[int, int]:
 
 
 def list_incidents(session: Session, visible: str, params: dict[str, Any]) -> list[Incident]:
-    """Newest first, of those the SQL condition `visible` (over alias `i`) keeps; not the trash."""
+    """Newest first, of those the SQL condition `visible` (over alias `i`) keeps; not the trash, nor
+    the hosts' watch streams (listed by the watch page)."""
     statement = text(
-        f"SELECT i.* FROM incidents i WHERE i.deleted_at IS NULL AND {visible} ORDER BY i.started_at DESC"
+        "SELECT i.* FROM incidents i WHERE i.deleted_at IS NULL AND i.watch_host IS NULL "
+        f"AND {visible} ORDER BY i.started_at DESC"
     ).bindparams(**params)
     return list(session.scalars(select(Incident).from_statement(statement)))
 

@@ -56,3 +56,5 @@ class IncidentOut(AnswerModel):
     root_cause: str = ""
     remediation: str = ""
     updated_at: datetime | None = None
+    watch_host: str | None = None
+    """Set when this is a host's watch stream rather than an incident someone opened."""

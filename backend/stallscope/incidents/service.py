@@ -31,6 +31,7 @@ def _out(incident: Incident, capture_count: int, members: list[str]) -> Incident
         root_cause=incident.root_cause,
         remediation=incident.remediation,
         updated_at=incident.updated_at,
+        watch_host=incident.watch_host,
     )
 
 

@@ -31,6 +31,7 @@ from stallscope.models.short_link import ShortLink
 from stallscope.models.stack import Stack
 from stallscope.models.timeline_rollup import timeline_rollups
 from stallscope.models.upload_token import UploadToken
+from stallscope.models.watch import alert_deliveries, alerts, signatures, webhooks
 from stallscope.models.worker_heartbeat import worker_heartbeats
 
 __all__ = [
@@ -44,6 +45,8 @@ __all__ = [
     "ShortLink",
     "Stack",
     "UploadToken",
+    "alert_deliveries",
+    "alerts",
     "api_tokens",
     "audit_log",
     "capture_callsite_trees",
@@ -63,8 +66,10 @@ __all__ = [
     "sample_rollup_captures",
     "sample_slices",
     "samples",
+    "signatures",
     "timeline_rollups",
     "user_sessions",
     "users",
+    "webhooks",
     "worker_heartbeats",
 ]

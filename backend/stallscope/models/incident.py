@@ -32,3 +32,6 @@ class Incident(Base):
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     """Set while it is in the trash: hidden everywhere, purged for good after the policy's trash days."""
+    watch_host: Mapped[str | None] = mapped_column(Text)
+    """Set on a host's watch stream (the collector's `watch` uploads): left out of the incident list,
+    kept by the watch retention instead of the incidents' (at most one live stream per host)."""

@@ -15,10 +15,13 @@ retention_policy = Table(
     # Failed uploads older than this many days go to the trash (None: never).
     Column("failed_after_days", Integer, server_default="30"),
     # What has been in the trash this long is purged for good.
+    # Watch-stream captures older than this many days go to the trash (None: never).
+    Column("watch_days", Integer, server_default="7"),
     Column("trash_days", Integer, nullable=False, server_default="7"),
     Column("updated_at", DateTime(timezone=True), nullable=False, server_default=func.now()),
     CheckConstraint("id = 1", name="one_row"),
     CheckConstraint("resolved_after_days IS NULL OR resolved_after_days >= 0", name="resolved_days"),
     CheckConstraint("failed_after_days IS NULL OR failed_after_days >= 0", name="failed_days"),
     CheckConstraint("trash_days >= 0", name="trash_days"),
+    CheckConstraint("watch_days IS NULL OR watch_days >= 0", name="watch_days"),
 )

@@ -400,7 +400,8 @@ export interface paths {
         /**
          * Collector Upload
          * @description The collectors' upload: the UI's, with the incident as a parameter (a collector token may be
-         *     limited to one incident and one host); credentials are checked before the body is read.
+         *     limited to one incident and one host), or to the host's watch stream (`stallscope-collect
+         *     watch`); credentials are checked before the body is read.
          */
         post: operations["collector_upload_api_collector_captures_post"];
         delete?: never;
@@ -1360,10 +1361,226 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/signatures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List Signatures */
+        get: operations["list_signatures_api_signatures_get"];
+        put?: never;
+        /**
+         * Create Signature
+         * @description A rule checked on every watch upload from now on (`analysis/signatures.py` says how).
+         */
+        post: operations["create_signature_api_signatures_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/signatures/{signature_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Change Signature */
+        put: operations["change_signature_api_signatures__signature_id__put"];
+        post?: never;
+        /**
+         * Delete Signature
+         * @description The signature and the alerts it raised.
+         */
+        delete: operations["delete_signature_api_signatures__signature_id__delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List Webhooks */
+        get: operations["list_webhooks_api_webhooks_get"];
+        put?: never;
+        /**
+         * Create Webhook
+         * @description Where new alerts are sent from now on, in the receiver's format (`watch/payloads.py`).
+         */
+        post: operations["create_webhook_api_webhooks_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{webhook_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Change Webhook */
+        put: operations["change_webhook_api_webhooks__webhook_id__put"];
+        post?: never;
+        /** Delete Webhook */
+        delete: operations["delete_webhook_api_webhooks__webhook_id__delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alerts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Alerts
+         * @description Alerts, newest first, with their evidence, link and where they were sent.
+         */
+        get: operations["list_alerts_api_alerts_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alerts/{alert_id}/incident": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open Incident
+         * @description Open an incident from the alert, holding the watch rounds that matched (parsed anew: its
+         *     findings follow); asked again, the incident opened the first time.
+         */
+        post: operations["open_incident_api_alerts__alert_id__incident_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/watch/streams": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Streams
+         * @description Hosts sending watch captures, each with its stream (an incident id every view takes).
+         */
+        get: operations["list_streams_api_watch_streams_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Metrics
+         * @description Prometheus text exposition: signature matches per signature and host.
+         */
+        get: operations["metrics_metrics_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** AlertOut */
+        AlertOut: {
+            /** Id */
+            id: number;
+            /** Signature Id */
+            signature_id: number;
+            /** Signature */
+            signature: string;
+            /** Pattern */
+            pattern: string;
+            /**
+             * Source
+             * @enum {string}
+             */
+            source: "cpu" | "off-cpu";
+            /** State */
+            state: string | null;
+            /** Host */
+            host: string;
+            /** Stream Id */
+            stream_id: number | null;
+            /** First Capture Id */
+            first_capture_id: number | null;
+            /** Last Capture Id */
+            last_capture_id: number | null;
+            /**
+             * First At
+             * Format: date-time
+             */
+            first_at: string;
+            /**
+             * Last At
+             * Format: date-time
+             */
+            last_at: string;
+            /** Matches */
+            matches: number;
+            /** Share */
+            share: number;
+            /** Matched Ns */
+            matched_ns: number;
+            /** Evidence */
+            evidence: {
+                [key: string]: unknown;
+            };
+            /** Incident Id */
+            incident_id: number | null;
+            /** Summary */
+            summary: string;
+            /** Evidence Url */
+            evidence_url: string;
+            /** Deliveries */
+            deliveries: components["schemas"]["DeliveryOut"][];
+        };
         /** AnnotationCreate */
         AnnotationCreate: {
             /**
@@ -1800,6 +2017,22 @@ export interface components {
             pattern: string;
             /** Enabled */
             enabled: boolean;
+        };
+        /** DeliveryOut */
+        DeliveryOut: {
+            /** Webhook */
+            webhook: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "pending" | "sent" | "failed";
+            /** Attempts */
+            attempts: number;
+            /** Last Error */
+            last_error: string;
+            /** Sent At */
+            sent_at: string | null;
         };
         /**
          * DiffNode
@@ -2511,6 +2744,8 @@ export interface components {
             remediation: string;
             /** Updated At */
             updated_at: string | null;
+            /** Watch Host */
+            watch_host: string | null;
         };
         /**
          * IncidentPatch
@@ -2799,6 +3034,13 @@ export interface components {
             /** Whole Section */
             whole_section: boolean;
         };
+        /** OpenedIncidentOut */
+        OpenedIncidentOut: {
+            /** Incident Id */
+            incident_id: number;
+            /** Captures */
+            captures: number[];
+        };
         /** PasswordChange */
         PasswordChange: {
             /** Current */
@@ -3086,6 +3328,95 @@ export interface components {
             total: number;
             /** Samples */
             samples: number;
+        };
+        /** SignatureIn */
+        SignatureIn: {
+            /** Name */
+            name: string;
+            /**
+             * Pattern
+             * @description Regular expression searched in frame names
+             */
+            pattern: string;
+            /**
+             * Source
+             * @default cpu
+             * @enum {string}
+             */
+            source?: "cpu" | "off-cpu";
+            /**
+             * State
+             * @description Off-CPU only: one scheduler state
+             */
+            state?: string | null;
+            /**
+             * Process
+             * @description Regular expression on process names
+             */
+            process?: string | null;
+            /**
+             * Min Share
+             * @description Share of the window (0-1)
+             */
+            min_share?: number | null;
+            /**
+             * Min Ms
+             * @description Off-CPU only: matched time per window
+             */
+            min_ms?: number | null;
+            /**
+             * Cooldown S
+             * @default 1800
+             */
+            cooldown_s?: number;
+            /**
+             * Enabled
+             * @default true
+             */
+            enabled?: boolean;
+            /**
+             * Description
+             * @default
+             */
+            description?: string;
+        };
+        /** SignatureOut */
+        SignatureOut: {
+            /** Id */
+            id: number;
+            /** Name */
+            name: string;
+            /** Pattern */
+            pattern: string;
+            /**
+             * Source
+             * @enum {string}
+             */
+            source: "cpu" | "off-cpu";
+            /** State */
+            state: string | null;
+            /** Process */
+            process: string | null;
+            /** Min Share */
+            min_share: number | null;
+            /** Min Ms */
+            min_ms: number | null;
+            /** Cooldown S */
+            cooldown_s: number;
+            /** Enabled */
+            enabled: boolean;
+            /** Description */
+            description: string;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
         };
         /**
          * SnapshotRef
@@ -3606,6 +3937,59 @@ export interface components {
             line: number;
             /** Message */
             message: string;
+        };
+        /** WatchStreamOut */
+        WatchStreamOut: {
+            /** Id */
+            id: number;
+            /** Host */
+            host: string;
+            /** Captures */
+            captures: number;
+            /** Last Upload */
+            last_upload: string | null;
+        };
+        /** WebhookIn */
+        WebhookIn: {
+            /** Name */
+            name: string;
+            /**
+             * Url
+             * Format: uri
+             */
+            url: string;
+            /**
+             * Format
+             * @default json
+             * @enum {string}
+             */
+            format?: "json" | "alertmanager" | "slack";
+            /**
+             * Enabled
+             * @default true
+             */
+            enabled?: boolean;
+        };
+        /** WebhookOut */
+        WebhookOut: {
+            /** Id */
+            id: number;
+            /** Name */
+            name: string;
+            /** Url */
+            url: string;
+            /**
+             * Format
+             * @enum {string}
+             */
+            format: "json" | "alertmanager" | "slack";
+            /** Enabled */
+            enabled: boolean;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
         };
         /** WindowBaselineOut */
         WindowBaselineOut: {
@@ -4501,8 +4885,10 @@ export interface operations {
     collector_upload_api_collector_captures_post: {
         parameters: {
             query: {
-                /** @description Incident id */
-                incident: number;
+                /** @description Incident id (or watch=true) */
+                incident?: number | null;
+                /** @description Send to the host's watch stream (made at its first upload) instead */
+                watch?: boolean;
                 /** @description The file's name, shown in the UI */
                 filename: string;
                 /** @description Host the capture was taken on */
@@ -6393,6 +6779,341 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
+            };
+        };
+    };
+    list_signatures_api_signatures_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignatureOut"][];
+                };
+            };
+        };
+    };
+    create_signature_api_signatures_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignatureIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignatureOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    change_signature_api_signatures__signature_id__put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                signature_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignatureIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignatureOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    delete_signature_api_signatures__signature_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                signature_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    list_webhooks_api_webhooks_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookOut"][];
+                };
+            };
+        };
+    };
+    create_webhook_api_webhooks_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    change_webhook_api_webhooks__webhook_id__put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhook_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    delete_webhook_api_webhooks__webhook_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhook_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    list_alerts_api_alerts_get: {
+        parameters: {
+            query?: {
+                /** @description Newest first */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertOut"][];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    open_incident_api_alerts__alert_id__incident_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                alert_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenedIncidentOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    list_streams_api_watch_streams_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WatchStreamOut"][];
+                };
+            };
+        };
+    };
+    metrics_metrics_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

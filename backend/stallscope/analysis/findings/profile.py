@@ -339,6 +339,44 @@ class Profile:
         within = self._in_states(rows, states)
         return self._inclusive(rows, within, rows.weight), int(rows.weight[within].sum())
 
+    # -- rules people write (watch signatures) ---------------------------------------------------
+
+    def cpu_where_frames(
+        self, frame_test: Callable[[str], bool], process_test: Callable[[str], bool] | None = None
+    ) -> Match:
+        """CPU samples whose stack has a frame passing `frame_test`, of processes passing
+        `process_test` (every process without one), out of every CPU sample of the side."""
+        return self._where_frames(self._cpu, frame_test, process_test, None)
+
+    def offcpu_where_frames(
+        self,
+        frame_test: Callable[[str], bool],
+        process_test: Callable[[str], bool] | None = None,
+        states: Iterable[str] | None = None,
+    ) -> Match:
+        """Off-CPU time (whole intervals, ns) in `states` (all without) whose blocking stack has a
+        frame passing `frame_test`, of processes passing `process_test`, out of all off-CPU time
+        in those states."""
+        rows = self._offcpu
+        within = self._in_states(rows, states) if states is not None else None
+        return self._where_frames(rows, frame_test, process_test, within)
+
+    def _where_frames(
+        self,
+        rows: Rows,
+        frame_test: Callable[[str], bool],
+        process_test: Callable[[str], bool] | None,
+        within: Flags | None,
+    ) -> Match:
+        chosen: Flags = self._per_row(rows, lambda s: s.stacks_with(frame_test), False)
+        if process_test is not None:
+            passing = np.array([bool(process_test(comm)) for _, comm in rows.process_keys] or [False])
+            chosen &= passing[rows.process] if len(rows) else chosen
+        if within is not None:
+            chosen &= within
+        total = int(rows.weight[within].sum()) if within is not None else int(rows.weight.sum())
+        return self._gather(rows, chosen, total)
+
     @staticmethod
     def _in_states(rows: Rows, states: Iterable[str]) -> Flags:
         """Per wait, whether its state (`?` when none was recorded) is one of `states`."""

@@ -9,6 +9,7 @@ capture (66k rows, 44k stacks of up to 127 frames) a question takes milliseconds
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -69,6 +70,14 @@ class DigestArrays:
                 at = text.find(term, at + 1)
             flagged[np.searchsorted(starts, found_at, side="right") - 1] = True
         return flagged
+
+    def stacks_with(self, frame_test: Callable[[str], bool]) -> Flags:
+        """Per stack, whether some frame's name passes `frame_test` (a signature's expression):
+        each distinct frame tested once, the stacks all at once."""
+        frames = self.digest.frames
+        flagged = np.fromiter((bool(frame_test(name)) for name, _ in frames), dtype=bool, count=len(frames))
+        hits: Flags = self.table.first_hits(flagged) >= 0
+        return hits
 
     def first_list(self, terms: tuple[str, ...]) -> list[int]:
         found = self._first_lists.get(terms)

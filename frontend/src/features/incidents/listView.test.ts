@@ -19,6 +19,7 @@ const inc = (id: number, title: string, severity: Incident['severity'], started:
   root_cause: '',
   remediation: '',
   updated_at: null,
+  watch_host: null,
 });
 
 const list = [

@@ -19,6 +19,7 @@ const incident: Incident = {
   root_cause: '',
   remediation: '',
   updated_at: null,
+  watch_host: null,
 };
 
 describe('incident edit form', () => {

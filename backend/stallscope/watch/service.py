@@ -1,0 +1,243 @@
+"""Watch mode's operations behind its routes: signatures and webhooks kept, alerts listed, an
+incident opened from an alert, the Prometheus exposition."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import RowMapping, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from stallscope.analysis.signatures import Rule, RuleError
+from stallscope.captures.service import copy_capture
+from stallscope.incidents.schemas import IncidentCreate
+from stallscope.incidents.service import create_incident
+from stallscope.kit.errors import Invalid, NotFound
+from stallscope.models import Capture
+from stallscope.watch import payloads, repository
+from stallscope.watch.schemas import (
+    AlertOut,
+    DeliveryOut,
+    OpenedIncidentOut,
+    SignatureIn,
+    SignatureOut,
+    WatchStreamOut,
+    WebhookIn,
+    WebhookOut,
+)
+
+OPENED_SEVERITY = "sev3"
+
+# -- signatures ---------------------------------------------------------------------------------
+
+
+def _checked(data: SignatureIn) -> dict[str, Any]:
+    """The signature's columns, once its rule can be evaluated (`RuleError` said as `Invalid`)."""
+    rule = Rule(data.name, data.pattern, data.source, data.state, data.process, data.min_share, data.min_ms)
+    try:
+        rule.check()
+    except RuleError as exc:
+        raise Invalid(str(exc)) from exc
+    return data.model_dump()
+
+
+def _signature_out(row: RowMapping) -> SignatureOut:
+    return SignatureOut.model_validate(dict(row))
+
+
+def list_signatures(session: Session) -> list[SignatureOut]:
+    return [_signature_out(row) for row in repository.list_signatures(session)]
+
+
+def require_signature(session: Session, signature_id: int) -> RowMapping:
+    found = repository.get_signature(session, signature_id)
+    if found is None:
+        raise NotFound(f"signature {signature_id} does not exist")
+    return found
+
+
+def _unique_name(session: Session, name: str, signature_id: int | None) -> None:
+    same = repository.signature_named(session, name)
+    if same is not None and same["id"] != signature_id:
+        raise Invalid(f"a signature named {name!r} exists already (id {same['id']})")
+
+
+def create_signature(session: Session, data: SignatureIn, created_by: int | None) -> SignatureOut:
+    values = _checked(data)
+    _unique_name(session, data.name, None)
+    signature_id = repository.add_signature(session, values | {"created_by": created_by})
+    return _signature_out(require_signature(session, signature_id))
+
+
+def change_signature(session: Session, signature_id: int, data: SignatureIn) -> SignatureOut:
+    require_signature(session, signature_id)
+    values = _checked(data)
+    _unique_name(session, data.name, signature_id)
+    repository.change_signature(session, signature_id, values)
+    return _signature_out(require_signature(session, signature_id))
+
+
+def delete_signature(session: Session, signature_id: int) -> None:
+    """The signature and its alerts (their history goes with the rule that defined them)."""
+    if not repository.remove_signature(session, signature_id):
+        raise NotFound(f"signature {signature_id} does not exist")
+
+
+# -- webhooks -----------------------------------------------------------------------------------
+
+
+def _webhook_out(row: RowMapping) -> WebhookOut:
+    return WebhookOut.model_validate(dict(row))
+
+
+def list_webhooks(session: Session) -> list[WebhookOut]:
+    return [_webhook_out(row) for row in repository.list_webhooks(session)]
+
+
+def _webhook_values(data: WebhookIn) -> dict[str, Any]:
+    return {"name": data.name, "url": str(data.url), "format": data.format, "enabled": data.enabled}
+
+
+def create_webhook(session: Session, data: WebhookIn) -> WebhookOut:
+    try:
+        with session.begin_nested():
+            webhook_id = repository.add_webhook(session, _webhook_values(data))
+    except IntegrityError as exc:
+        raise Invalid(f"a webhook named {data.name!r} exists already") from exc
+    found = repository.get_webhook(session, webhook_id)
+    assert found is not None
+    return _webhook_out(found)
+
+
+def change_webhook(session: Session, webhook_id: int, data: WebhookIn) -> WebhookOut:
+    if repository.get_webhook(session, webhook_id) is None:
+        raise NotFound(f"webhook {webhook_id} does not exist")
+    try:
+        with session.begin_nested():
+            repository.change_webhook(session, webhook_id, _webhook_values(data))
+    except IntegrityError as exc:
+        raise Invalid(f"a webhook named {data.name!r} exists already") from exc
+    found = repository.get_webhook(session, webhook_id)
+    assert found is not None
+    return _webhook_out(found)
+
+
+def delete_webhook(session: Session, webhook_id: int) -> None:
+    if not repository.remove_webhook(session, webhook_id):
+        raise NotFound(f"webhook {webhook_id} does not exist")
+
+
+# -- alerts -------------------------------------------------------------------------------------
+
+
+def _alert_out(row: RowMapping, deliveries: list[DeliveryOut], console: str) -> AlertOut:
+    return AlertOut.model_validate(
+        dict(row)
+        | {
+            "summary": payloads.summary(row),
+            "evidence_url": payloads.evidence_url(console, row),
+            "deliveries": deliveries,
+        }
+    )
+
+
+def list_alerts(session: Session, console: str, limit: int) -> list[AlertOut]:
+    rows = repository.list_alerts(session, limit=limit)
+    by_alert: dict[int, list[DeliveryOut]] = {}
+    for d in repository.deliveries_of(session, [row["id"] for row in rows]):
+        by_alert.setdefault(d["alert_id"], []).append(
+            DeliveryOut(
+                webhook=d["name"],
+                status=d["status"],
+                attempts=d["attempts"],
+                last_error=d["last_error"],
+                sent_at=d["sent_at"],
+            )
+        )
+    return [_alert_out(row, by_alert.get(row["id"], []), console) for row in rows]
+
+
+def _round_captures(session: Session, stream_id: int, capture_ids: list[int]) -> list[Capture]:
+    """The stream's captures recorded in the same watch rounds as `capture_ids` (a round's CPU,
+    off-CPU, /proc and snapshot files share `meta.watch.started_at`), or those captures alone."""
+    chosen = list(session.scalars(select(Capture).where(Capture.id.in_(capture_ids))))
+    rounds = {
+        str(c.meta.get("watch", {}).get("started_at"))
+        for c in chosen
+        if isinstance(c.meta.get("watch"), dict)
+    }
+    if not rounds:
+        return chosen
+    in_stream = session.scalars(
+        select(Capture)
+        .where(Capture.incident_id == stream_id, Capture.deleted_at.is_(None))
+        .where(Capture.meta["watch"]["started_at"].astext.in_(sorted(rounds)))
+        .order_by(Capture.id)
+    )
+    return list(in_stream) or chosen
+
+
+def open_incident(session: Session, alert_id: int, created_by: int | None) -> OpenedIncidentOut:
+    """An incident for the alert, holding copies of the watch rounds that matched (parsed anew as
+    the incident's own captures; the stored uploads are shared); the one opened before, if any."""
+    alert = repository.alert_view(session, alert_id)
+    if alert is None:
+        raise NotFound(f"alert {alert_id} does not exist")
+    if alert["incident_id"] is not None:
+        return OpenedIncidentOut(incident_id=alert["incident_id"], captures=[])
+    matched = [c for c in {alert["first_capture_id"], alert["last_capture_id"]} if c is not None]
+    if alert["stream_id"] is None or not matched:
+        raise Invalid(f"alert {alert_id}'s captures are gone (watch retention): there is nothing to open")
+    incident = create_incident(
+        session,
+        IncidentCreate(
+            title=f"{alert['signature']} on {alert['host']}",
+            severity=OPENED_SEVERITY,
+            started_at=alert["first_at"],
+            summary=f"Opened from alert {alert_id}. {payloads.summary(alert)}.",
+        ),
+        created_by=created_by,
+    )
+    copies = [
+        copy_capture(session, c, incident.id) for c in _round_captures(session, alert["stream_id"], matched)
+    ]
+    repository.set_alert_incident(session, alert_id, incident.id)
+    return OpenedIncidentOut(incident_id=incident.id, captures=[c.id for c in copies])
+
+
+def streams(session: Session) -> list[WatchStreamOut]:
+    return [
+        WatchStreamOut(
+            id=row["id"], host=row["host"], captures=row["captures"] or 0, last_upload=row["last_upload"]
+        )
+        for row in repository.streams(session)
+    ]
+
+
+# -- Prometheus ---------------------------------------------------------------------------------
+
+
+def _label(value: str) -> str:
+    """A label value in the text exposition format: backslash, quote and newline escaped."""
+    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+
+
+def metrics_text(session: Session) -> str:
+    """The exposition: windows matched per signature and host (a counter over the alerts kept),
+    and the signatures defined."""
+    lines = [
+        "# HELP stallscope_signature_matches_total Watch windows in which a signature matched, by host.",
+        "# TYPE stallscope_signature_matches_total counter",
+    ]
+    for signature, host, count in repository.match_counts(session):
+        labels = f'signature="{_label(signature)}",host="{_label(host)}"'
+        lines.append(f"stallscope_signature_matches_total{{{labels}}} {count}")
+    signatures = repository.list_signatures(session)
+    lines += [
+        "# HELP stallscope_signatures Signatures defined, by whether they are enabled.",
+        "# TYPE stallscope_signatures gauge",
+        f'stallscope_signatures{{enabled="true"}} {sum(1 for s in signatures if s["enabled"])}',
+        f'stallscope_signatures{{enabled="false"}} {sum(1 for s in signatures if not s["enabled"])}',
+    ]
+    return "\n".join(lines) + "\n"

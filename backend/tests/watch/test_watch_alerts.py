@@ -1,0 +1,210 @@
+"""Watch mode through the real worker and a real HTTP receiver: a host's watch uploads go to its
+stream, a signature matching the bad run raises one alert, sent once to each webhook in its shape
+with a link to the evidence; a second match within the cool-down joins it and sends nothing;
+`/metrics` counts both; an incident opens from the alert with the matching captures."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from fastapi.testclient import TestClient
+from pytest_httpserver import HTTPServer
+
+from tests.analysis.findings.lab import variant
+from tests.fixtures.worker import wait_parsed
+
+WAIT_S = 60
+SIGNATURE = {
+    "name": "lock convoy",
+    "pattern": r"__lll_lock_wait",
+    "source": "off-cpu",
+    "min_share": 0.1,
+    "cooldown_s": 3600,
+}
+
+
+def _watch_upload(api: TestClient, path: Path, host: str) -> int:
+    response = api.post(
+        "/api/collector/captures",
+        params={"watch": "true", "host": host, "filename": path.name},
+        content=path.read_bytes(),
+        headers={"Content-Type": "application/octet-stream"},
+    )
+    assert response.status_code == 202, response.text
+    capture_id: int = response.json()["id"]
+    assert wait_parsed(api, capture_id)["status"] in {"ready", "partial", "empty"}  # a run may trace nothing
+    return capture_id
+
+
+def _alerts(api: TestClient, settled: Any) -> list[dict[str, Any]]:
+    """The alerts once `settled(alerts)` holds (the worker sends after the parse)."""
+    deadline = time.monotonic() + WAIT_S
+    while True:
+        alerts: list[dict[str, Any]] = api.get("/api/alerts").json()
+        if settled(alerts):
+            return alerts
+        assert time.monotonic() < deadline, f"alerts never settled: {alerts}"
+        time.sleep(0.2)
+
+
+def _posts(server: HTTPServer, path: str) -> list[Any]:
+    return [json.loads(request.get_data()) for request, _ in server.log if request.path == path]
+
+
+@pytest.fixture(scope="module")
+def receiver() -> Iterator[HTTPServer]:
+    server = HTTPServer(host="127.0.0.1", port=0)
+    server.expect_request("/hook", method="POST").respond_with_data("ok")
+    server.expect_request("/alertmanager/api/v2/alerts", method="POST").respond_with_data("")
+    server.start()
+    yield server
+    server.clear()
+    if server.is_running():
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def watched(
+    api: TestClient, worker: subprocess.Popen[bytes], receiver: HTTPServer
+) -> Iterator[dict[str, Any]]:
+    """A signature and two webhooks, then the bad run's files as host db-7's watch uploads and the
+    fixed run's as db-8's; removed afterwards (other tests share the console)."""
+    signature = api.post("/api/signatures", json=SIGNATURE)
+    assert signature.status_code == 201, signature.text
+    hooks = [
+        api.post(
+            "/api/webhooks", json={"name": "ops json", "url": receiver.url_for("/hook"), "format": "json"}
+        ),
+        api.post(
+            "/api/webhooks",
+            json={
+                "name": "alertmanager",
+                "url": receiver.url_for("/alertmanager/api/v2/alerts"),
+                "format": "alertmanager",
+            },
+        ),
+    ]
+    assert all(h.status_code == 201 for h in hooks), [h.text for h in hooks]
+    offcpu = {}
+    for host, run in (("db-7", "bad"), ("db-8", "fixed")):
+        for path in sorted(variant("lock-convoy", run).iterdir()):
+            if path.name.endswith((".gz", ".json")):
+                capture_id = _watch_upload(api, path, host)
+                if path.name.startswith("offcpu"):
+                    offcpu[host] = capture_id
+    yield {"signature": signature.json(), "offcpu": offcpu}
+    api.delete(f"/api/signatures/{signature.json()['id']}")
+    for hook in hooks:
+        api.delete(f"/api/webhooks/{hook.json()['id']}")
+
+
+def test_one_alert_sent_once_to_each_webhook_with_a_working_link(
+    api: TestClient, watched: dict[str, Any], receiver: HTTPServer
+) -> None:
+    alerts = _alerts(
+        api, lambda found: found and all(d["status"] != "pending" for d in found[0]["deliveries"])
+    )
+    assert [(a["signature"], a["host"]) for a in alerts] == [("lock convoy", "db-7")]  # not the fixed db-8
+    alert = alerts[0]
+    assert alert["last_capture_id"] == watched["offcpu"]["db-7"]
+    assert {d["webhook"]: d["status"] for d in alert["deliveries"]} == {
+        "ops json": "sent",
+        "alertmanager": "sent",
+    }
+    assert alert["share"] >= SIGNATURE["min_share"]
+
+    [own] = _posts(receiver, "/hook")
+    assert own["alert"]["signature"] == "lock convoy"
+    assert own["alert"]["host"] == "db-7"
+    assert "lock convoy" in own["summary"]
+    assert "db-7" in own["summary"]
+    [[manager]] = _posts(receiver, "/alertmanager/api/v2/alerts")
+    assert manager["labels"] == {
+        "alertname": "StallscopeSignature",
+        "signature": "lock convoy",
+        "host": "db-7",
+        "source": "off-cpu",
+        "severity": "warning",
+    }
+    assert manager["generatorURL"] == own["links"]["evidence"] == alert["evidence_url"]
+
+    link = urlsplit(own["links"]["evidence"])
+    assert link.path == "/flame"
+    query = {k: v[0] for k, v in parse_qs(link.query).items()}
+    assert query["incident"] == str(alert["stream_id"])
+    assert query["captures"] == str(alert["last_capture_id"])
+    flame = api.get("/api/flame", params={"captures": query["captures"], "source": query["source"]})
+    assert flame.status_code == 200, flame.text
+    assert json.dumps(query["q"])[1:-1] in flame.text  # the frame the link searches for is in the graph
+
+
+def test_a_match_within_the_cool_down_joins_the_alert_and_sends_nothing(
+    api: TestClient, watched: dict[str, Any], receiver: HTTPServer
+) -> None:
+    _alerts(api, lambda found: found and all(d["status"] != "pending" for d in found[0]["deliveries"]))
+    again = _watch_upload(api, variant("lock-convoy", "bad") / "offcpu.perf.txt.gz", "db-7")
+    [alert] = _alerts(api, lambda found: found and found[0]["matches"] == 2)
+    assert alert["last_capture_id"] == again
+    time.sleep(1)  # a second POST, were one sent, would be queued right after the parse
+    assert len(_posts(receiver, "/hook")) == 1
+
+    metrics = api.get("/metrics")
+    assert metrics.status_code == 200
+    assert metrics.headers["content-type"].startswith("text/plain")
+    assert (
+        'stallscope_signature_matches_total{signature="lock convoy",host="db-7"} 2'
+        in metrics.text.splitlines()
+    )
+
+
+def test_streams_stay_out_of_the_incident_list(api: TestClient, watched: dict[str, Any]) -> None:
+    streams = {s["host"]: s for s in api.get("/api/watch/streams").json()}
+    assert set(streams) >= {"db-7", "db-8"}
+    listed = {i["id"] for i in api.get("/api/incidents").json()}
+    assert not listed & {s["id"] for s in streams.values()}
+    stream = api.get(f"/api/incidents/{streams['db-7']['id']}").json()
+    assert stream["watch_host"] == "db-7"
+
+
+def test_an_incident_opens_from_the_alert_with_its_captures(api: TestClient, watched: dict[str, Any]) -> None:
+    [alert] = _alerts(api, lambda found: len(found) == 1)
+    opened = api.post(f"/api/alerts/{alert['id']}/incident")
+    assert opened.status_code == 200, opened.text
+    body = opened.json()
+    assert body["captures"]
+    for capture_id in body["captures"]:
+        assert wait_parsed(api, capture_id)["status"] in {"ready", "partial"}
+    incident = api.get(f"/api/incidents/{body['incident_id']}").json()
+    assert incident["title"] == "lock convoy on db-7"
+    assert incident["watch_host"] is None
+    assert body["incident_id"] in {i["id"] for i in api.get("/api/incidents").json()}
+    assert api.post(f"/api/alerts/{alert['id']}/incident").json()["incident_id"] == body["incident_id"]
+
+
+def test_a_watch_upload_needs_its_host_and_one_destination(api: TestClient) -> None:
+    both = api.post(
+        "/api/collector/captures", params={"watch": "true", "incident": "1", "filename": "x"}, content=b""
+    )
+    assert both.status_code == 422
+    assert "either incident" in both.text
+    hostless = api.post("/api/collector/captures", params={"watch": "true", "filename": "x"}, content=b"")
+    assert hostless.status_code == 422
+    assert "host" in hostless.text
+
+
+def test_a_signature_that_cannot_be_evaluated_is_refused(api: TestClient) -> None:
+    refused = api.post("/api/signatures", json=SIGNATURE | {"name": "bad", "pattern": "(unclosed"})
+    assert refused.status_code == 422
+    assert "not a regular expression" in refused.text
+
+
+def test_metrics_need_a_read_token(anonymous: TestClient) -> None:
+    """Prometheus scrapes with a personal API token as bearer (`authorization` in its job)."""
+    assert anonymous.get("/metrics").status_code == 401
