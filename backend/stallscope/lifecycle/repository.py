@@ -116,21 +116,30 @@ def _delete_capture_rows(session: Session, capture_ids: list[int]) -> None:
 
 def policy(session: Session) -> dict[str, Any]:
     row = session.execute(
-        text("SELECT resolved_after_days, failed_after_days, trash_days FROM retention_policy WHERE id = 1")
+        text(
+            "SELECT resolved_after_days, failed_after_days, watch_days, trash_days FROM retention_policy "
+            "WHERE id = 1"
+        )
     ).first()
     if row is None:  # the migration inserts it; a database restored without it gets the defaults
-        return {"resolved_after_days": None, "failed_after_days": 30, "trash_days": 7}
-    return {"resolved_after_days": row[0], "failed_after_days": row[1], "trash_days": int(row[2])}
+        return {"resolved_after_days": None, "failed_after_days": 30, "watch_days": 7, "trash_days": 7}
+    return {
+        "resolved_after_days": row[0],
+        "failed_after_days": row[1],
+        "watch_days": row[2],
+        "trash_days": int(row[3]),
+    }
 
 
 def set_policy(session: Session, values: dict[str, Any]) -> None:
     session.execute(
         text(
-            "INSERT INTO retention_policy (id, resolved_after_days, failed_after_days, trash_days) "
-            "VALUES (1, :resolved_after_days, :failed_after_days, :trash_days) ON CONFLICT (id) DO UPDATE "
-            "SET resolved_after_days = excluded.resolved_after_days, "
-            "failed_after_days = excluded.failed_after_days, trash_days = excluded.trash_days, "
-            "updated_at = now()"
+            "INSERT INTO retention_policy "
+            "(id, resolved_after_days, failed_after_days, watch_days, trash_days) "
+            "VALUES (1, :resolved_after_days, :failed_after_days, :watch_days, :trash_days) "
+            "ON CONFLICT (id) DO UPDATE SET resolved_after_days = excluded.resolved_after_days, "
+            "failed_after_days = excluded.failed_after_days, watch_days = excluded.watch_days, "
+            "trash_days = excluded.trash_days, updated_at = now()"
         ),
         values,
     )
@@ -143,6 +152,19 @@ def captures_of_resolved(session: Session, before: datetime) -> list[tuple[int, 
             "SELECT c.id, c.incident_id FROM captures c JOIN incidents i ON i.id = c.incident_id "
             "WHERE c.deleted_at IS NULL AND i.deleted_at IS NULL AND i.status = 'resolved' "
             "AND i.resolved_at < :before ORDER BY c.id"
+        ),
+        {"before": before},
+    )
+    return [(int(r[0]), int(r[1])) for r in rows]
+
+
+def old_watch_captures(session: Session, before: datetime) -> list[tuple[int, int]]:
+    """(capture, stream) of watch-stream captures uploaded before `before`, not in the trash. An
+    incident opened from an alert holds copies of its own, kept by the incidents' rules."""
+    rows = session.execute(
+        text(
+            "SELECT c.id, c.incident_id FROM captures c JOIN incidents i ON i.id = c.incident_id "
+            "WHERE c.deleted_at IS NULL AND i.watch_host IS NOT NULL AND c.created_at < :before ORDER BY c.id"
         ),
         {"before": before},
     )

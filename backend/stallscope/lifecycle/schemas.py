@@ -70,6 +70,9 @@ class RetentionPolicy(BaseModel):
     failed_after_days: int | None = Field(
         ge=0, le=36_500, description="Trash failed uploads this many days old; null: never (default 30)"
     )
+    watch_days: int | None = Field(
+        ge=0, le=36_500, description="Trash hosts' watch captures this many days old; null: never (default 7)"
+    )
     trash_days: int = Field(
         ge=0, le=36_500, description="Purge what has been in the trash this long (default 7)"
     )

@@ -282,6 +282,11 @@ def apply_retention(session: Session, now: datetime) -> tuple[list[tuple[int, in
         old = repository.captures_of_resolved(session, now - timedelta(days=resolved_days))
         trash_captures(session, None, old, f"retention: incident resolved more than {resolved_days} days ago")
         trashed += old
+    watch_days = policy["watch_days"]
+    if watch_days is not None:
+        aged = repository.old_watch_captures(session, now - timedelta(days=watch_days))
+        trash_captures(session, None, aged, f"retention: watch capture older than {watch_days} days")
+        trashed += aged
     failed_days = policy["failed_after_days"]
     if failed_days is not None:
         failed = repository.failed_captures(session, now - timedelta(days=failed_days))

@@ -1,7 +1,7 @@
 """The retention task, queued the way the console's maintenance loop queues it and run by the real
-worker, removes exactly what its policy says: captures of incidents resolved long enough ago and
-old failed uploads go to the trash, and what has been in the trash longer than its days is purged.
-Nothing else changes."""
+worker, removes exactly what its policy says: captures of incidents resolved long enough ago, old
+failed uploads and old watch-stream captures go to the trash, and what has been in the trash longer
+than its days is purged. Nothing else changes."""
 
 from __future__ import annotations
 
@@ -16,10 +16,11 @@ from fastapi.testclient import TestClient
 from stallscope.maintenance.jobs import queue_retention
 from tests.fixtures.db import Conn
 from tests.fixtures.factories import make_incident
+from tests.fixtures.worker import wait_parsed
 from tests.lifecycle.captures import blob_file, cpu_capture, tag
 from tests.timeline.capture_text import upload_parsed
 
-POLICY = {"resolved_after_days": 5, "failed_after_days": 5, "trash_days": 7}
+POLICY = {"resolved_after_days": 5, "failed_after_days": 5, "watch_days": 5, "trash_days": 7}
 RUN_TIMEOUT_S = 90
 
 
@@ -33,6 +34,19 @@ def policy(api: TestClient) -> Iterator[dict[str, Any]]:
 
 def capture(api: TestClient, incident_id: int) -> dict[str, Any]:
     return upload_parsed(api, incident_id, cpu_capture(tag()), "cpu.txt")
+
+
+def watch_capture(api: TestClient, host: str) -> dict[str, Any]:
+    """A capture uploaded to the host's watch stream, parsed."""
+    response = api.post(
+        "/api/collector/captures",
+        params={"watch": "true", "host": host, "filename": "cpu.txt"},
+        content=cpu_capture(tag()),
+        headers={"Content-Type": "application/octet-stream"},
+    )
+    assert response.status_code == 202, response.text
+    found: dict[str, Any] = wait_parsed(api, response.json()["id"])
+    return found
 
 
 def age(db: Conn, table: str, column: str, row_id: int, days: float) -> None:
@@ -80,6 +94,8 @@ def test_the_retention_task_removes_what_the_policy_says_and_nothing_else(
         "trashed long ago": capture(api, open_),
         "trashed lately": capture(api, open_),
         "of incident trashed long ago": capture(api, trashed_long_ago),
+        "old watch": watch_capture(api, "retention-host"),
+        "recent watch": watch_capture(api, "retention-host"),
     }
     ids = {name: found["id"] for name, found in c.items()}
 
@@ -90,6 +106,8 @@ def test_the_retention_task_removes_what_the_policy_says_and_nothing_else(
     assert api.patch(f"/api/incidents/{reopened}", json={"status": "identified"}).status_code == 200
     age(db, "incidents", "resolved_at", reopened, 10)  # resolved once, long ago, but no longer
     age(db, "captures", "created_at", ids["old but open"], 30)
+    age(db, "captures", "created_at", ids["old watch"], 10)
+    age(db, "captures", "created_at", ids["recent watch"], 2)
     for name, days in (("failed long ago", 10), ("failed lately", 2)):
         db.execute("UPDATE captures SET status = 'failed' WHERE id = %s", (ids[name],))
         age(db, "captures", "created_at", ids[name], days)
@@ -122,6 +140,8 @@ def test_the_retention_task_removes_what_the_policy_says_and_nothing_else(
         ids["trashed long ago"]: "gone",
         ids["trashed lately"]: "trashed",
         ids["of incident trashed long ago"]: "gone",
+        ids["old watch"]: "trashed",
+        ids["recent watch"]: "live",
     }
     everyone = [old_resolved, recent_resolved, reopened, open_, trashed_long_ago, trashed_lately]
     assert incident_state(db, everyone) == {
@@ -139,6 +159,7 @@ def test_the_retention_task_removes_what_the_policy_says_and_nothing_else(
     assert {
         ("delete", "capture", str(ids["of old resolved"])),
         ("delete", "capture", str(ids["failed long ago"])),
+        ("delete", "capture", str(ids["old watch"])),
         ("purge", "capture", str(ids["trashed long ago"])),
         ("purge", "incident", str(trashed_long_ago)),
     } <= by_console
@@ -146,6 +167,7 @@ def test_the_retention_task_removes_what_the_policy_says_and_nothing_else(
     assert {key for key in by_console if key[2] in mine} == {
         ("delete", "capture", str(ids["of old resolved"])),
         ("delete", "capture", str(ids["failed long ago"])),
+        ("delete", "capture", str(ids["old watch"])),
         ("purge", "capture", str(ids["trashed long ago"])),
         ("purge", "incident", str(trashed_long_ago)),
     }

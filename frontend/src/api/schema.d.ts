@@ -3184,6 +3184,11 @@ export interface components {
              */
             failed_after_days: number | null;
             /**
+             * Watch Days
+             * @description Trash hosts' watch captures this many days old; null: never (default 7)
+             */
+            watch_days: number | null;
+            /**
              * Trash Days
              * @description Purge what has been in the trash this long (default 7)
              */

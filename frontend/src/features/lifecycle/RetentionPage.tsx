@@ -7,7 +7,7 @@ import { retentionQuery, useSaveRetention } from './queries';
 import { draftOfPolicy, MAX_DAYS, policyOf, type RetentionDraft } from './retentionForm';
 import './lifecycle.css';
 
-/** Admins: how long resolved incidents' captures, failed uploads and the trash are kept. */
+/** Admins: how long resolved incidents' captures, failed uploads, watch captures and the trash are kept. */
 export function RetentionPage() {
   useDocumentTitle('Retention');
   const policy = useQuery(retentionQuery());
@@ -70,6 +70,7 @@ function RetentionForm({ policy, save }: { policy: RetentionPolicy; save: Return
       <div className="form__grid">
         {days('resolvedAfterDays', 'Resolved incidents', 'their captures go to the trash this long after the incident was resolved', true)}
         {days('failedAfterDays', 'Failed uploads', 'captures that failed to parse go to the trash at this age', true)}
+        {days('watchDays', 'Watch captures', "hosts' periodic watch captures go to the trash at this age (incidents opened from alerts keep their own copies)", true)}
         {days('trashDays', 'Trash', 'what is in the trash is purged for good after this long', false)}
       </div>
       {problem ? (

@@ -8,6 +8,7 @@ export interface RetentionDraft {
   /** Days as typed; blank means never. */
   resolvedAfterDays: string;
   failedAfterDays: string;
+  watchDays: string;
   /** Days as typed; required. */
   trashDays: string;
 }
@@ -16,6 +17,7 @@ export function draftOfPolicy(policy: RetentionPolicy): RetentionDraft {
   return {
     resolvedAfterDays: policy.resolved_after_days === null ? '' : String(policy.resolved_after_days),
     failedAfterDays: policy.failed_after_days === null ? '' : String(policy.failed_after_days),
+    watchDays: policy.watch_days === null ? '' : String(policy.watch_days),
     trashDays: String(policy.trash_days),
   };
 }
@@ -34,7 +36,9 @@ export function policyOf(draft: RetentionDraft): { policy: RetentionPolicy } | {
   if (typeof resolved === 'string') return { problem: resolved };
   const failed = draft.failedAfterDays.trim() === '' ? null : days(draft.failedAfterDays, 'Failed uploads');
   if (typeof failed === 'string') return { problem: failed };
+  const watch = draft.watchDays.trim() === '' ? null : days(draft.watchDays, 'Watch captures');
+  if (typeof watch === 'string') return { problem: watch };
   const trash = days(draft.trashDays, 'Trash');
   if (typeof trash === 'string') return { problem: trash };
-  return { policy: { resolved_after_days: resolved, failed_after_days: failed, trash_days: trash } };
+  return { policy: { resolved_after_days: resolved, failed_after_days: failed, watch_days: watch, trash_days: trash } };
 }
