@@ -145,15 +145,15 @@ def record_upload(session: Session, incident_id: int, upload: UploadInfo, blob: 
     return capture
 
 
-def copy_capture(session: Session, source: Capture, incident_id: int) -> Capture:
+def copy_capture(session: Session, source: Capture, incident_id: int, host: str | None = None) -> Capture:
     """A new capture of `incident_id` made from the same stored upload as `source` (uploads are
-    kept by content, so both point at one file), with its host, format, kind, clock and meta; it
-    starts `queued`, to be parsed as its own."""
+    kept by content, so both point at one file), with its format, kind, clock and meta, and its host
+    or `host`; it starts `queued`, to be parsed as its own."""
     return repository.add_capture(
         session,
         Capture(
             incident_id=incident_id,
-            host_id=source.host_id,
+            host_id=source.host_id if host is None else repository.host_id_for(session, host),
             filename=source.filename,
             format=source.format,
             kind=source.kind,

@@ -105,16 +105,18 @@ def list_alerts(
 def open_incident(
     alert_id: int, session: SessionDep, principal: Responder, request: Request
 ) -> OpenedIncidentOut:
-    """Open an incident from the alert, holding the watch rounds that matched (parsed anew: its
-    findings follow); asked again, the incident opened the first time."""
+    """Open an incident from the alert, holding the watch rounds that matched and, as its baseline,
+    the host's round from the day before (parsed anew: its findings and diff follow); asked again,
+    the incident opened the first time."""
     opened = service.open_incident(session, alert_id, principal.user_id)
-    if opened.captures:
-        detail = {"alert": alert_id, "captures": opened.captures}
+    copies = opened.captures + opened.baseline_captures
+    if copies:
+        detail = {"alert": alert_id, "captures": copies}
         audit.record_request(
             request, session, "create", "incident", opened.incident_id, opened.incident_id, detail
         )
     session.commit()
-    for capture_id in opened.captures:
+    for capture_id in copies:
         send_parse(capture_id, 1)
     return opened
 

@@ -105,3 +105,11 @@ class WatchStreamOut(AnswerModel):
 class OpenedIncidentOut(AnswerModel):
     incident_id: int
     captures: list[int]
+    """Copies of the watch rounds that matched (empty when the incident was opened before)."""
+    baseline_captures: list[int]
+    """Copies of the host's watch round nearest the same time the day before, filed under the
+    host `<host> (day before)`: the findings' baseline and the diff's A side."""
+    baseline_host: str | None
+    """That host's name; None when the stream has no round near that time."""
+    diff_url: str | None
+    """The console path of the diff: the day before (A) against the matching rounds (B)."""

@@ -9,6 +9,7 @@ import json
 import subprocess
 import time
 from collections.abc import Iterator
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -173,18 +174,63 @@ def test_streams_stay_out_of_the_incident_list(api: TestClient, watched: dict[st
     assert stream["watch_host"] == "db-7"
 
 
-def test_an_incident_opens_from_the_alert_with_its_captures(api: TestClient, watched: dict[str, Any]) -> None:
+def _day_before(api: TestClient, host: str, matched: dict[str, Any]) -> int:
+    """The fixed run's off-CPU file as the host's watch round from the day before the match: moved on
+    the wall clock so it ends a day (less five minutes) before the matching capture does."""
+    quiet = _watch_upload(api, variant("lock-convoy", "fixed") / "offcpu.perf.txt.gz", host)
+    ends = [
+        datetime.fromisoformat(c["time_end"]) for c in (api.get(f"/api/captures/{quiet}").json(), matched)
+    ]
+    shift = (ends[1] - timedelta(days=1) + timedelta(minutes=5) - ends[0]).total_seconds()
+    moved = api.post(f"/api/captures/{quiet}/shift", json={"shift": f"{shift:+.6f}s"})
+    assert moved.status_code == 202, moved.text
+    assert wait_parsed(api, quiet)["status"] in {"ready", "partial"}
+    return quiet
+
+
+def _findings(api: TestClient, incident_id: int) -> dict[str, Any]:
+    deadline = time.monotonic() + WAIT_S
+    while True:
+        body: dict[str, Any] = api.get(f"/api/incidents/{incident_id}/findings").json()
+        if body["state"] == "ready" and body["captures_pending"] == 0:
+            return body
+        assert time.monotonic() < deadline, f"findings not ready: {body['state']}"
+        time.sleep(0.2)
+
+
+def test_an_incident_opens_from_the_alert_against_the_day_before(
+    api: TestClient, watched: dict[str, Any]
+) -> None:
     [alert] = _alerts(api, lambda found: len(found) == 1)
+    matched = api.get(f"/api/captures/{alert['last_capture_id']}").json()
+    _day_before(api, "db-7", matched)
     opened = api.post(f"/api/alerts/{alert['id']}/incident")
     assert opened.status_code == 200, opened.text
     body = opened.json()
     assert body["captures"]
-    for capture_id in body["captures"]:
+    assert len(body["baseline_captures"]) == 1
+    assert body["baseline_host"] == "db-7 (day before)"
+    for capture_id in body["captures"] + body["baseline_captures"]:
         assert wait_parsed(api, capture_id)["status"] in {"ready", "partial"}
     incident = api.get(f"/api/incidents/{body['incident_id']}").json()
     assert incident["title"] == "lock convoy on db-7"
     assert incident["watch_host"] is None
     assert body["incident_id"] in {i["id"] for i in api.get("/api/incidents").json()}
+
+    diff = {k: v[0] for k, v in parse_qs(urlsplit(body["diff_url"]).query).items()}
+    assert diff["a.captures"] == str(body["baseline_captures"][0])
+    assert diff["b.captures"] == ",".join(map(str, body["captures"]))
+    answer = api.get(
+        "/api/diff", params={k: v for k, v in diff.items() if k.startswith(("a.", "b.", "source"))}
+    )
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["b"]["total"] > answer.json()["a"]["total"] > 0
+
+    findings = _findings(api, body["incident_id"])
+    assert findings["baseline_hosts"] == ["db-7 (day before)"]
+    convoy = [f for f in findings["findings"] if f["id"] == "lock-convoy"]
+    assert convoy, [f["id"] for f in findings["findings"]]
+    assert "db-7" in convoy[0]["hosts"]
     assert api.post(f"/api/alerts/{alert['id']}/incident").json()["incident_id"] == body["incident_id"]
 
 

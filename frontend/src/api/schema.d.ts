@@ -1473,8 +1473,9 @@ export interface paths {
         put?: never;
         /**
          * Open Incident
-         * @description Open an incident from the alert, holding the watch rounds that matched (parsed anew: its
-         *     findings follow); asked again, the incident opened the first time.
+         * @description Open an incident from the alert, holding the watch rounds that matched and, as its baseline,
+         *     the host's round from the day before (parsed anew: its findings and diff follow); asked again,
+         *     the incident opened the first time.
          */
         post: operations["open_incident_api_alerts__alert_id__incident_post"];
         delete?: never;
@@ -3040,6 +3041,12 @@ export interface components {
             incident_id: number;
             /** Captures */
             captures: number[];
+            /** Baseline Captures */
+            baseline_captures: number[];
+            /** Baseline Host */
+            baseline_host: string | null;
+            /** Diff Url */
+            diff_url: string | null;
         };
         /** PasswordChange */
         PasswordChange: {
