@@ -519,6 +519,13 @@ def set_verdict(session: Session, incident_id: int, finding_id: str, verdict: st
     )
 
 
+def is_watch_stream(session: Session, incident_id: int) -> bool:
+    found = session.execute(
+        text("SELECT watch_host IS NOT NULL FROM incidents WHERE id = :id"), {"id": incident_id}
+    ).scalar()
+    return bool(found)
+
+
 def incident_exists(session: Session, incident_id: int) -> bool:
     return (
         session.execute(text("SELECT 1 FROM incidents WHERE id = :inc"), {"inc": incident_id}).first()

@@ -96,7 +96,11 @@ def compute(
 def after_parse(session_factory: Any, capture_id: int) -> None:
     """The parse's last step before the capture turns ready: store its digest, then its incident's
     findings with it, so whoever sees the capture ready sees findings that include it. Never raises:
-    findings are derived data, and a failure here must not fail the capture."""
+    findings are derived data, and a failure here must not fail the capture.
+
+    A host's watch stream gets the digest only: its captures are days of periodic windows, which
+    the signatures check one window at a time (`watch/alerting.py`); recomputing the whole
+    stream's findings at every upload would read every window kept, each time."""
     started = time.monotonic()
     try:
         with session_factory() as session:
@@ -105,6 +109,9 @@ def after_parse(session_factory: Any, capture_id: int) -> None:
                 return
             meta = repository.capture_meta(session, capture_id)
             assert meta is not None
+            if repository.is_watch_stream(session, meta[0]):
+                session.commit()
+                return
             count = compute(session, meta[0], changed_host=meta[2], parsing=capture_id, fresh=digest)
             session.commit()
     except Exception:

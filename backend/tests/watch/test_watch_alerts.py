@@ -19,6 +19,7 @@ from fastapi.testclient import TestClient
 from pytest_httpserver import HTTPServer
 
 from tests.analysis.findings.lab import variant
+from tests.fixtures.db import Conn
 from tests.fixtures.worker import wait_parsed
 
 WAIT_S = 60
@@ -165,13 +166,25 @@ def test_a_match_within_the_cool_down_joins_the_alert_and_sends_nothing(
     )
 
 
-def test_streams_stay_out_of_the_incident_list(api: TestClient, watched: dict[str, Any]) -> None:
+def test_streams_stay_out_of_the_incident_list(api: TestClient, watched: dict[str, Any], db: Conn) -> None:
     streams = {s["host"]: s for s in api.get("/api/watch/streams").json()}
     assert set(streams) >= {"db-7", "db-8"}
     listed = {i["id"] for i in api.get("/api/incidents").json()}
     assert not listed & {s["id"] for s in streams.values()}
     stream = api.get(f"/api/incidents/{streams['db-7']['id']}").json()
     assert stream["watch_host"] == "db-7"
+    # Each window is checked on its own: the stream's findings are not recomputed at every upload.
+    ids = [s["id"] for s in streams.values()]
+    assert db.execute(
+        "SELECT count(*) FROM incident_findings WHERE incident_id = ANY(%s)", (ids,)
+    ).fetchone() == (0,)
+    digested = db.execute(
+        "SELECT count(*) FROM capture_digests d JOIN captures c ON c.id = d.capture_id "
+        "WHERE c.incident_id = ANY(%s)",
+        (ids,),
+    ).fetchone()
+    assert digested is not None
+    assert digested[0] > 0
 
 
 def _day_before(api: TestClient, host: str, matched: dict[str, Any]) -> int:
