@@ -52,7 +52,7 @@ def upgrade() -> None:
         sa.Column("created_by", sa.Integer(), sa.ForeignKey("users.id", ondelete="SET NULL")),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False, server_default=sa.func.now()),
         sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False, server_default=sa.func.now()),
-        sa.CheckConstraint("source IN ('cpu', 'off-cpu')", name="source"),
+        sa.CheckConstraint("source IN ('cpu', 'off-cpu', 'finding')", name="source"),
         sa.CheckConstraint("min_share IS NULL OR (min_share >= 0 AND min_share <= 1)", name="min_share"),
         sa.CheckConstraint("min_ms IS NULL OR min_ms >= 0", name="min_ms"),
         sa.CheckConstraint("cooldown_s >= 0", name="cooldown_s"),

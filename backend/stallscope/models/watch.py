@@ -30,7 +30,8 @@ signatures = Table(
     Column("name", Text, nullable=False, unique=True),
     # A regular expression searched in each frame's name; a stack matches when one frame does.
     Column("pattern", Text, nullable=False),
-    # `cpu` (CPU samples) or `off-cpu` (time off the CPU, from scheduler events).
+    # `cpu` (CPU samples), `off-cpu` (time off the CPU, from scheduler events) or `finding` (the
+    # pattern names built-in detectors by id).
     Column("source", Text, nullable=False),
     # Off-CPU only: one scheduler state (`D`, `S`, ...); every state when None.
     Column("state", Text),
@@ -46,7 +47,7 @@ signatures = Table(
     Column("created_by", Integer, ForeignKey("users.id", ondelete="SET NULL")),
     Column("created_at", DateTime(timezone=True), nullable=False, server_default=func.now()),
     Column("updated_at", DateTime(timezone=True), nullable=False, server_default=func.now()),
-    CheckConstraint("source IN ('cpu', 'off-cpu')", name="source"),
+    CheckConstraint("source IN ('cpu', 'off-cpu', 'finding')", name="source"),
     CheckConstraint("min_share IS NULL OR (min_share >= 0 AND min_share <= 1)", name="min_share"),
     CheckConstraint("min_ms IS NULL OR min_ms >= 0", name="min_ms"),
     CheckConstraint("cooldown_s >= 0", name="cooldown_s"),

@@ -68,12 +68,34 @@ def stored_digest(session: Session, capture_id: int) -> CaptureDigest | None:
     return None if found is None else digest_from_json(found)
 
 
+def round_digests(session: Session, capture_id: int, digest: CaptureDigest) -> list[CaptureDigest]:
+    """The capture's digest and those of its watch round's other files parsed so far (a round's CPU,
+    off-CPU, /proc and snapshot files share `meta.watch.started_at`): detectors read them together,
+    as they read an incident's captures of one host. The round's last file to be parsed sees all."""
+    rows = session.execute(
+        text(
+            "SELECT d.digest FROM captures c JOIN captures o ON o.incident_id = c.incident_id "
+            "AND o.id <> c.id AND o.deleted_at IS NULL AND o.status IN ('ready', 'partial') "
+            "AND o.meta -> 'watch' ->> 'started_at' = c.meta -> 'watch' ->> 'started_at' "
+            "JOIN capture_digests d ON d.capture_id = o.id AND d.version = :v "
+            "WHERE c.id = :id ORDER BY o.id"
+        ),
+        {"id": capture_id, "v": VERSION},
+    )
+    return [digest, *(digest_from_json(row[0]) for row in rows)]
+
+
 def check_capture(session: Session, capture: WatchCapture, digest: CaptureDigest) -> list[int]:
-    """Every enabled signature over the capture; returns the alerts raised (to be sent)."""
+    """Every enabled signature over the capture (finding rules: over its round); returns the alerts
+    raised (to be sent)."""
     raised: list[int] = []
+    whole_round: list[CaptureDigest] | None = None
     for row in repository.list_signatures(session, enabled_only=True):
+        rule = rule_of(row)
+        if rule.source == "finding" and whole_round is None:
+            whole_round = round_digests(session, capture.capture_id, digest)
         try:
-            match = evaluate(rule_of(row), [digest])
+            match = evaluate(rule, whole_round if rule.source == "finding" and whole_round else [digest])
         except RuleError as exc:  # stored before a check existed, or edited in the database
             log.warning("signature %r was not checked: %s", row["name"], exc)
             continue

@@ -60,7 +60,11 @@ def alerts_url(console: str) -> str:
 
 
 def summary(alert: RowMapping) -> str:
-    """One line: which signature, where, how much."""
+    """One line: which signature, where, how much (a finding rule: what the detector found)."""
+    if alert["source"] == "finding":
+        found = alert["evidence"].get("findings", [])
+        said = "; ".join(f"{f['title']} ({f['severity']})" for f in found) or "a detector's finding"
+        return f"Signature {alert['signature']!r} matched on {alert['host']}: {said}"
     what = "of CPU samples" if alert["source"] == "cpu" else "of off-CPU time"
     state = f" in state {alert['state']}" if alert["source"] == "off-cpu" and alert["state"] else ""
     amount = f"{alert['share'] * 100:.1f}% {what}{state}"

@@ -9,7 +9,7 @@ from pydantic import BaseModel, Field, HttpUrl
 
 from stallscope.kit.answer_model import AnswerModel
 
-Source = Literal["cpu", "off-cpu"]
+Source = Literal["cpu", "off-cpu", "finding"]
 WebhookFormat = Literal["json", "alertmanager", "slack"]
 
 

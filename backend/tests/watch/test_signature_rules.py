@@ -64,6 +64,19 @@ def test_state_and_process_narrow_the_match() -> None:
     assert not evaluate(Rule("c", CONVOY.pattern, "off-cpu", process=r"^nginx$"), runs).fired
 
 
+def test_a_finding_rule_fires_when_the_named_detector_finds_its_cause() -> None:
+    detector = Rule("convoy detector", r"^lock-convoy$", "finding")
+    bad = evaluate(detector, digests("lock-convoy", "bad"))
+    assert bad.fired
+    assert [f["id"] for f in bad.findings] == ["lock-convoy"]
+    assert bad.findings[0]["severity"] in {"warning", "critical"}
+    assert bad.findings[0]["evidence"]
+    assert bad.evidence()["findings"] == bad.findings  # what the alert keeps and sends
+    assert 0 < bad.share <= 1
+    assert not evaluate(detector, digests("lock-convoy", "fixed")).fired
+    assert not evaluate(Rule("other", r"^thp-compaction$", "finding"), digests("lock-convoy", "bad")).fired
+
+
 @pytest.mark.parametrize(
     ("rule", "words"),
     [
@@ -73,6 +86,7 @@ def test_state_and_process_narrow_the_match() -> None:
         (Rule("r", "x", "cpu", min_ms=5), "judged by min_share"),
         (Rule("r", "x", "off-cpu", min_share=1.5), "between 0 and 1"),
         (Rule("r", "", "cpu"), "empty"),
+        (Rule("r", "lock-convoy", "finding", min_share=0.2), "do not apply to a finding rule"),
     ],
 )
 def test_a_rule_that_cannot_be_evaluated_is_refused_in_words(rule: Rule, words: str) -> None:

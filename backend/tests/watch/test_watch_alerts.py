@@ -23,6 +23,7 @@ from tests.fixtures.db import Conn
 from tests.fixtures.worker import wait_parsed
 
 WAIT_S = 60
+DETECTOR = {"name": "convoy detector", "pattern": "^lock-convoy$", "source": "finding", "cooldown_s": 3600}
 SIGNATURE = {
     "name": "lock convoy",
     "pattern": r"__lll_lock_wait",
@@ -60,6 +61,15 @@ def _posts(server: HTTPServer, path: str) -> list[Any]:
     return [json.loads(request.get_data()) for request, _ in server.log if request.path == path]
 
 
+def _sent(found: list[dict[str, Any]]) -> bool:
+    """Both signatures' alerts raised, and every delivery tried."""
+    return len(found) == 2 and all(d["status"] != "pending" for a in found for d in a["deliveries"])
+
+
+def _by_signature(alerts: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    return {a["signature"]: a for a in alerts}
+
+
 @pytest.fixture(scope="module")
 def receiver() -> Iterator[HTTPServer]:
     server = HTTPServer(host="127.0.0.1", port=0)
@@ -80,6 +90,8 @@ def watched(
     fixed run's as db-8's; removed afterwards (other tests share the console)."""
     signature = api.post("/api/signatures", json=SIGNATURE)
     assert signature.status_code == 201, signature.text
+    detector = api.post("/api/signatures", json=DETECTOR)
+    assert detector.status_code == 201, detector.text
     hooks = [
         api.post(
             "/api/webhooks", json={"name": "ops json", "url": receiver.url_for("/hook"), "format": "json"}
@@ -102,7 +114,8 @@ def watched(
                 if path.name.startswith("offcpu"):
                     offcpu[host] = capture_id
     yield {"signature": signature.json(), "offcpu": offcpu}
-    api.delete(f"/api/signatures/{signature.json()['id']}")
+    for rule in (signature, detector):
+        api.delete(f"/api/signatures/{rule.json()['id']}")
     for hook in hooks:
         api.delete(f"/api/webhooks/{hook.json()['id']}")
 
@@ -110,11 +123,10 @@ def watched(
 def test_one_alert_sent_once_to_each_webhook_with_a_working_link(
     api: TestClient, watched: dict[str, Any], receiver: HTTPServer
 ) -> None:
-    alerts = _alerts(
-        api, lambda found: found and all(d["status"] != "pending" for d in found[0]["deliveries"])
-    )
-    assert [(a["signature"], a["host"]) for a in alerts] == [("lock convoy", "db-7")]  # not the fixed db-8
-    alert = alerts[0]
+    alerts = _alerts(api, _sent)
+    pairs = sorted((a["signature"], a["host"]) for a in alerts)
+    assert pairs == [("convoy detector", "db-7"), ("lock convoy", "db-7")]  # not the fixed db-8
+    alert = _by_signature(alerts)["lock convoy"]
     assert alert["last_capture_id"] == watched["offcpu"]["db-7"]
     assert {d["webhook"]: d["status"] for d in alert["deliveries"]} == {
         "ops json": "sent",
@@ -122,12 +134,15 @@ def test_one_alert_sent_once_to_each_webhook_with_a_working_link(
     }
     assert alert["share"] >= SIGNATURE["min_share"]
 
-    [own] = _posts(receiver, "/hook")
-    assert own["alert"]["signature"] == "lock convoy"
+    posts = {post["alert"]["signature"]: post for post in _posts(receiver, "/hook")}
+    assert len(_posts(receiver, "/hook")) == len(posts) == 2  # one per alert
+    own = posts["lock convoy"]
     assert own["alert"]["host"] == "db-7"
     assert "lock convoy" in own["summary"]
     assert "db-7" in own["summary"]
-    [[manager]] = _posts(receiver, "/alertmanager/api/v2/alerts")
+    managed = [alert for body in _posts(receiver, "/alertmanager/api/v2/alerts") for alert in body]
+    assert len(managed) == 2
+    [manager] = [m for m in managed if m["labels"]["signature"] == "lock convoy"]
     assert manager["labels"] == {
         "alertname": "StallscopeSignature",
         "signature": "lock convoy",
@@ -146,24 +161,29 @@ def test_one_alert_sent_once_to_each_webhook_with_a_working_link(
     assert flame.status_code == 200, flame.text
     assert json.dumps(query["q"])[1:-1] in flame.text  # the frame the link searches for is in the graph
 
+    detector = posts["convoy detector"]
+    assert [f["id"] for f in detector["alert"]["evidence"]["findings"]] == ["lock-convoy"]
+    assert "convoy detector" in detector["summary"]
+    assert "Lock convoy" in detector["summary"] or "lock convoy" in detector["summary"].lower()
+
 
 def test_a_match_within_the_cool_down_joins_the_alert_and_sends_nothing(
     api: TestClient, watched: dict[str, Any], receiver: HTTPServer
 ) -> None:
-    _alerts(api, lambda found: found and all(d["status"] != "pending" for d in found[0]["deliveries"]))
+    _alerts(api, _sent)
     again = _watch_upload(api, variant("lock-convoy", "bad") / "offcpu.perf.txt.gz", "db-7")
-    [alert] = _alerts(api, lambda found: found and found[0]["matches"] == 2)
-    assert alert["last_capture_id"] == again
+    alerts = _alerts(api, lambda found: len(found) == 2 and all(a["matches"] == 2 for a in found))
+    assert {a["last_capture_id"] for a in alerts} == {again}
     time.sleep(1)  # a second POST, were one sent, would be queued right after the parse
-    assert len(_posts(receiver, "/hook")) == 1
+    assert len(_posts(receiver, "/hook")) == 2
 
     metrics = api.get("/metrics")
     assert metrics.status_code == 200
     assert metrics.headers["content-type"].startswith("text/plain")
-    assert (
-        'stallscope_signature_matches_total{signature="lock convoy",host="db-7"} 2'
-        in metrics.text.splitlines()
-    )
+    lines = metrics.text.splitlines()
+    assert 'stallscope_signature_matches_total{signature="lock convoy",host="db-7"} 2' in lines
+    assert 'stallscope_signature_matches_total{signature="convoy detector",host="db-7"} 2' in lines
+    assert 'stallscope_signatures{enabled="true"} 2' in lines
 
 
 def test_streams_stay_out_of_the_incident_list(api: TestClient, watched: dict[str, Any], db: Conn) -> None:
@@ -214,7 +234,7 @@ def _findings(api: TestClient, incident_id: int) -> dict[str, Any]:
 def test_an_incident_opens_from_the_alert_against_the_day_before(
     api: TestClient, watched: dict[str, Any]
 ) -> None:
-    [alert] = _alerts(api, lambda found: len(found) == 1)
+    alert = _by_signature(_alerts(api, _sent))["lock convoy"]
     matched = api.get(f"/api/captures/{alert['last_capture_id']}").json()
     _day_before(api, "db-7", matched)
     opened = api.post(f"/api/alerts/{alert['id']}/incident")

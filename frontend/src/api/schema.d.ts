@@ -1542,7 +1542,7 @@ export interface components {
              * Source
              * @enum {string}
              */
-            source: "cpu" | "off-cpu";
+            source: "cpu" | "off-cpu" | "finding";
             /** State */
             state: string | null;
             /** Host */
@@ -3355,7 +3355,7 @@ export interface components {
              * @default cpu
              * @enum {string}
              */
-            source?: "cpu" | "off-cpu";
+            source?: "cpu" | "off-cpu" | "finding";
             /**
              * State
              * @description Off-CPU only: one scheduler state
@@ -3404,7 +3404,7 @@ export interface components {
              * Source
              * @enum {string}
              */
-            source: "cpu" | "off-cpu";
+            source: "cpu" | "off-cpu" | "finding";
             /** State */
             state: string | null;
             /** Process */
