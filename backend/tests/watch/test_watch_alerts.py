@@ -23,6 +23,10 @@ from tests.fixtures.db import Conn
 from tests.fixtures.worker import wait_parsed
 
 WAIT_S = 60
+
+# Signatures, alerts and deliveries read capture digests, not how records are stored; digests on
+# TimescaleDB are the findings tests' to check.
+pytestmark = pytest.mark.storage_neutral
 DETECTOR = {"name": "convoy detector", "pattern": "^lock-convoy$", "source": "finding", "cooldown_s": 3600}
 SIGNATURE = {
     "name": "lock convoy",
