@@ -25,6 +25,7 @@ export function Layout() {
               Incidents
             </NavLink>
           )}
+          {can.canRead && !isGuest(me) ? <NavLink to="/watch">Watch</NavLink> : null}
           {can.canRespond ? <NavLink to="/tokens">API tokens</NavLink> : null}
         </nav>
         <ShortcutHelpButton />

@@ -25,6 +25,7 @@ export const router = createBrowserRouter([
           { path: 'incidents', element: <IncidentListPage /> },
           ...VIEW_ROUTES,
           { path: 'tokens', lazy: lazyPage(() => import('../features/tokens/TokensPage'), (m) => m.TokensPage) },
+          { path: 'watch', lazy: lazyPage(() => import('../features/watch/WatchPage'), (m) => m.WatchPage) },
           { path: 'account', lazy: lazyPage(() => import('../features/auth/AccountPage'), (m) => m.AccountPage) },
           { path: 's/:id', element: <ShortLinkPage /> },
           {

@@ -1,0 +1,273 @@
+import { useId, useState } from 'react';
+import { ErrorBanner } from '../../shared/components/ErrorBanner';
+import { useEscape } from '../../shared/hooks/useHotkeys';
+import { SIGNATURE_SOURCES, type Signature } from './api';
+import { useSaveSignature } from './queries';
+import {
+  appliesTo,
+  COOLDOWN_MAX_MINUTES,
+  DESCRIPTION_LIMIT,
+  draftOfSignature,
+  EMPTY_SIGNATURE_DRAFT,
+  NAME_LIMIT,
+  PATTERN_WORDS,
+  signatureOf,
+  SOURCE_LABELS,
+  STATE_LIMIT,
+  STATE_SUGGESTIONS,
+  type SignatureDraft,
+} from './signatureForm';
+import { PATTERN_LIMIT } from './pattern';
+
+type Field = keyof SignatureDraft;
+
+/** A new signature (`signature` null) or changes to one; Enter saves, Esc cancels. */
+export function SignatureEditor({ signature, onDone }: { signature: Signature | null; onDone: () => void }) {
+  const id = useId();
+  const fieldId = (f: Field) => `${id}-${f}`;
+  const save = useSaveSignature();
+  const [draft, setDraft] = useState<SignatureDraft>(() => (signature ? draftOfSignature(signature) : EMPTY_SIGNATURE_DRAFT));
+  const [problem, setProblem] = useState<{ problem: string; field: Field } | null>(null);
+  const set = <K extends Field>(key: K, value: SignatureDraft[K]) => {
+    setDraft((d) => ({ ...d, [key]: value }));
+    if (problem?.field === key) setProblem(null);
+  };
+  useEscape(onDone);
+
+  const submit = (e: React.SyntheticEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const out = signatureOf(draft);
+    if ('problem' in out) {
+      setProblem(out);
+      document.getElementById(fieldId(out.field))?.focus();
+      return;
+    }
+    setProblem(null);
+    save.mutate({ id: signature?.id ?? null, body: out.body }, { onSuccess: onDone });
+  };
+
+  const offCpu = draft.source === 'off-cpu';
+  const finding = draft.source === 'finding';
+  const problemId = `${id}-problem`;
+  // The field the problem is about says so, and names the sentence that explains it.
+  const invalid = (f: Field) =>
+    problem?.field === f ? { 'aria-invalid': true as const, 'aria-describedby': problemId, className: 'invalid' } : {};
+  const title = signature ? `Edit signature “${signature.name}”` : 'New signature';
+
+  return (
+    <form
+      className="card form watch-form"
+      aria-label={title}
+      noValidate
+      onSubmit={submit}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') {
+          e.stopPropagation();
+          onDone();
+        }
+      }}
+    >
+      <h3>{title}</h3>
+      <div className="form__grid">
+        <label htmlFor={fieldId('name')}>Name</label>
+        <input
+          id={fieldId('name')}
+          name="name"
+          autoFocus
+          maxLength={NAME_LIMIT}
+          placeholder="kretprobe on the hot path"
+          value={draft.name}
+          onChange={(e) => set('name', e.target.value)}
+          {...invalid('name')}
+        />
+
+        <label htmlFor={fieldId('pattern')}>Pattern</label>
+        <div className="stack stack--tight">
+          <input
+            id={fieldId('pattern')}
+            name="pattern"
+            className={problem?.field === 'pattern' ? 'mono invalid' : 'mono'}
+            maxLength={PATTERN_LIMIT}
+            spellCheck={false}
+            autoComplete="off"
+            placeholder={PATTERN_WORDS[draft.source].example}
+            value={draft.pattern}
+            onChange={(e) => set('pattern', e.target.value)}
+            aria-describedby={problem?.field === 'pattern' ? `${id}-pattern-help ${problemId}` : `${id}-pattern-help`}
+            aria-invalid={problem?.field === 'pattern' ? true : undefined}
+          />
+          <span id={`${id}-pattern-help`} className="muted small">
+            A regular expression (Python&apos;s) searched in {PATTERN_WORDS[draft.source].searched}; case-sensitive unless it starts
+            with <code>(?i)</code>.
+          </span>
+        </div>
+
+        <label htmlFor={fieldId('source')}>Source</label>
+        <div className="row">
+          <select
+            id={fieldId('source')}
+            name="source"
+            value={draft.source}
+            onChange={(e) => set('source', SIGNATURE_SOURCES.find((s) => s === e.target.value) ?? 'cpu')}
+          >
+            {SIGNATURE_SOURCES.map((s) => (
+              <option key={s} value={s}>
+                {SOURCE_LABELS[s]}
+              </option>
+            ))}
+          </select>
+          {finding ? (
+            <span className="muted small">fires when a detector it names finds its cause (warning or critical) in a watch round</span>
+          ) : null}
+        </div>
+
+        {appliesTo('state', draft.source) ? (
+          <>
+            <label htmlFor={fieldId('state')}>State</label>
+            <div className="row">
+              <input
+                id={fieldId('state')}
+                name="state"
+                list={`${id}-states`}
+                size={6}
+                maxLength={STATE_LIMIT}
+                placeholder="any"
+                value={draft.state}
+                onChange={(e) => set('state', e.target.value)}
+                {...invalid('state')}
+              />
+              <datalist id={`${id}-states`}>
+                {STATE_SUGGESTIONS.map((s) => (
+                  <option key={s.state} value={s.state}>
+                    {s.meaning}
+                  </option>
+                ))}
+              </datalist>
+              <span className="muted small">one scheduler state, such as D (blank: any)</span>
+            </div>
+          </>
+        ) : null}
+
+        {appliesTo('process', draft.source) ? (
+          <>
+            <label htmlFor={fieldId('process')}>Process</label>
+            <div className="row">
+              <input
+                id={fieldId('process')}
+                name="process"
+                className={problem?.field === 'process' ? 'mono invalid' : 'mono'}
+                spellCheck={false}
+                autoComplete="off"
+                maxLength={PATTERN_LIMIT}
+                placeholder="every process"
+                value={draft.process}
+                onChange={(e) => set('process', e.target.value)}
+                aria-invalid={problem?.field === 'process' ? true : undefined}
+                aria-describedby={problem?.field === 'process' ? problemId : undefined}
+              />
+              <span className="muted small">a regular expression on process names (blank: every process)</span>
+            </div>
+          </>
+        ) : null}
+
+        {appliesTo('minSharePercent', draft.source) ? (
+          <>
+            <label htmlFor={fieldId('minSharePercent')}>Min share</label>
+            <div className="row">
+              <input
+                id={fieldId('minSharePercent')}
+                name="min_share"
+                inputMode="decimal"
+                size={6}
+                placeholder="any"
+                value={draft.minSharePercent}
+                onChange={(e) => set('minSharePercent', e.target.value)}
+                {...invalid('minSharePercent')}
+              />
+              <span className="muted small">
+                % of the window&apos;s {offCpu ? 'off-CPU time in that state' : 'CPU samples, every process'} (blank: any match)
+              </span>
+            </div>
+          </>
+        ) : null}
+
+        {appliesTo('minMs', draft.source) ? (
+          <>
+            <label htmlFor={fieldId('minMs')}>Min time</label>
+            <div className="row">
+              <input
+                id={fieldId('minMs')}
+                name="min_ms"
+                inputMode="decimal"
+                size={6}
+                placeholder="any"
+                value={draft.minMs}
+                onChange={(e) => set('minMs', e.target.value)}
+                {...invalid('minMs')}
+              />
+              <span className="muted small">ms of matched off-CPU time per window (blank: any)</span>
+            </div>
+          </>
+        ) : null}
+
+        <label htmlFor={fieldId('cooldownMinutes')}>Cool-down</label>
+        <div className="row">
+          <input
+            id={fieldId('cooldownMinutes')}
+            name="cooldown"
+            inputMode="decimal"
+            size={6}
+            value={draft.cooldownMinutes}
+            onChange={(e) => set('cooldownMinutes', e.target.value)}
+            {...invalid('cooldownMinutes')}
+          />
+          <span className="muted small">
+            minutes (0 to {COOLDOWN_MAX_MINUTES}): matches within this long of an alert join it instead of raising a new one
+          </span>
+        </div>
+
+        <label htmlFor={fieldId('enabled')}>Enabled</label>
+        <div className="row">
+          <input
+            id={fieldId('enabled')}
+            type="checkbox"
+            name="enabled"
+            aria-describedby={`${id}-enabled-hint`}
+            checked={draft.enabled}
+            onChange={(e) => set('enabled', e.target.checked)}
+          />
+          <span id={`${id}-enabled-hint`} className="muted small">
+            checked on every watch capture (untick to keep the rule without alerts)
+          </span>
+        </div>
+
+        <label htmlFor={fieldId('description')}>Description</label>
+        <textarea
+          id={fieldId('description')}
+          name="description"
+          rows={2}
+          maxLength={DESCRIPTION_LIMIT}
+          placeholder="Why it matters, what to do when it fires."
+          value={draft.description}
+          onChange={(e) => set('description', e.target.value)}
+          {...invalid('description')}
+        />
+      </div>
+      {problem ? (
+        <p id={problemId} className="form__problem" role="alert">
+          {problem.problem}
+        </p>
+      ) : null}
+      {save.isError ? <ErrorBanner title="Could not save the signature:" error={save.error} /> : null}
+      <div className="form__actions">
+        <button type="submit" className="btn btn--primary" disabled={save.isPending}>
+          {save.isPending ? 'Saving…' : signature ? 'Save' : 'Create signature'}
+        </button>
+        <button type="button" className="btn" onClick={onDone}>
+          Cancel
+        </button>
+        <span className="muted small">Enter saves, Esc cancels</span>
+      </div>
+    </form>
+  );
+}

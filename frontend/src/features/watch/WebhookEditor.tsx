@@ -1,0 +1,124 @@
+import { useId, useState } from 'react';
+import { ErrorBanner } from '../../shared/components/ErrorBanner';
+import { useEscape } from '../../shared/hooks/useHotkeys';
+import { WEBHOOK_FORMATS, type Webhook } from './api';
+import { useSaveWebhook } from './queries';
+import { draftOfWebhook, EMPTY_WEBHOOK_DRAFT, FORMAT_HINTS, webhookOf, type WebhookDraft } from './webhookForm';
+
+type Field = keyof WebhookDraft;
+
+/** A new webhook (`webhook` null) or changes to one; Enter saves, Esc cancels. */
+export function WebhookEditor({ webhook, onDone }: { webhook: Webhook | null; onDone: () => void }) {
+  const id = useId();
+  const fieldId = (f: Field) => `${id}-${f}`;
+  const save = useSaveWebhook();
+  const [draft, setDraft] = useState<WebhookDraft>(() => (webhook ? draftOfWebhook(webhook) : EMPTY_WEBHOOK_DRAFT));
+  const [problem, setProblem] = useState<{ problem: string; field: Field } | null>(null);
+  const set = <K extends Field>(key: K, value: WebhookDraft[K]) => {
+    setDraft((d) => ({ ...d, [key]: value }));
+    if (problem?.field === key) setProblem(null);
+  };
+  useEscape(onDone);
+
+  const submit = (e: React.SyntheticEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const out = webhookOf(draft);
+    if ('problem' in out) {
+      setProblem(out);
+      document.getElementById(fieldId(out.field))?.focus();
+      return;
+    }
+    setProblem(null);
+    save.mutate({ id: webhook?.id ?? null, body: out.body }, { onSuccess: onDone });
+  };
+
+  const problemId = `${id}-problem`;
+  const invalid = (f: Field) =>
+    problem?.field === f ? { 'aria-invalid': true as const, 'aria-describedby': problemId, className: 'invalid' } : {};
+  const title = webhook ? `Edit webhook “${webhook.name}”` : 'New webhook';
+
+  return (
+    <form
+      className="card form watch-form"
+      aria-label={title}
+      noValidate
+      onSubmit={submit}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') {
+          e.stopPropagation();
+          onDone();
+        }
+      }}
+    >
+      <h3>{title}</h3>
+      <div className="form__grid">
+        <label htmlFor={fieldId('name')}>Name</label>
+        <input
+          id={fieldId('name')}
+          name="name"
+          autoFocus
+          maxLength={200}
+          placeholder="on-call channel"
+          value={draft.name}
+          onChange={(e) => set('name', e.target.value)}
+          {...invalid('name')}
+        />
+
+        <label htmlFor={fieldId('url')}>URL</label>
+        <input
+          id={fieldId('url')}
+          name="url"
+          type="url"
+          spellCheck={false}
+          autoComplete="off"
+          placeholder="https://hooks.example.com/…"
+          value={draft.url}
+          onChange={(e) => set('url', e.target.value)}
+          {...invalid('url')}
+        />
+
+        <span id={`${id}-format`} className="watch-form__label">
+          Format
+        </span>
+        <div role="radiogroup" aria-labelledby={`${id}-format`} className="watch-formats">
+          {WEBHOOK_FORMATS.map((f) => (
+            <label key={f} className="watch-check">
+              <input type="radio" name={`${id}-format`} value={f} checked={draft.format === f} onChange={() => set('format', f)} />
+              <span className="mono">{f}</span> <span className="muted small">{FORMAT_HINTS[f]}</span>
+            </label>
+          ))}
+        </div>
+
+        <label htmlFor={fieldId('enabled')}>Enabled</label>
+        <div className="row">
+          <input
+            id={fieldId('enabled')}
+            type="checkbox"
+            name="enabled"
+            aria-describedby={`${id}-enabled-hint`}
+            checked={draft.enabled}
+            onChange={(e) => set('enabled', e.target.checked)}
+          />
+          <span id={`${id}-enabled-hint`} className="muted small">
+            new alerts are sent here
+          </span>
+        </div>
+      </div>
+      {problem ? (
+        <p id={problemId} className="form__problem" role="alert">
+          {problem.problem}
+        </p>
+      ) : null}
+      {save.isError ? <ErrorBanner title="Could not save the webhook:" error={save.error} /> : null}
+      <div className="form__actions">
+        <button type="submit" className="btn btn--primary" disabled={save.isPending}>
+          {save.isPending ? 'Saving…' : webhook ? 'Save' : 'Create webhook'}
+        </button>
+        <button type="button" className="btn" onClick={onDone}>
+          Cancel
+        </button>
+        <span className="muted small">Enter saves, Esc cancels</span>
+      </div>
+    </form>
+  );
+}
