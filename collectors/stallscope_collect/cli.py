@@ -14,6 +14,7 @@ from stallscope_collect.formatting import parse_size
 from stallscope_collect.perf.filters import parse_syscall_list
 from stallscope_collect.record.command import cmd_record
 from stallscope_collect.upload.commands import cmd_flush, cmd_upload
+from stallscope_collect.watch.command import cmd_watch
 
 KINDS = (
     "cpu",
@@ -55,6 +56,30 @@ examples:
   stallscope-collect upload mpstat.txt iostat.txt --kind metrics --server URL --incident 12 --host db-7
 """
 
+WATCH_EPILOG = """\
+examples:
+  # a one-off test run: two rounds a minute apart, kept locally, each round's cost in its log line
+  sudo stallscope-collect watch --rounds 2 --interval 60 --output /var/tmp/watch-test
+
+  # what the systemd unit runs (collectors/systemd/stallscope-collect-watch.service):
+  STALLSCOPE_TOKEN=... stallscope-collect watch --server https://stallscope.example \\
+      --spool /var/lib/stallscope-collect/spool --output /var/lib/stallscope-collect/watch
+
+  # installed as a service, the token in a file only root reads:
+  sudo install -D -m 755 stallscope-collect.pyz /usr/local/lib/stallscope/stallscope-collect.pyz
+  sudo install -m 644 stallscope-collect-watch.service /etc/systemd/system/
+  printf 'STALLSCOPE_SERVER=https://stallscope.example\\nSTALLSCOPE_TOKEN=...\\n' \\
+      | sudo install -D -m 600 /dev/stdin /etc/stallscope/collect-watch.env
+  sudo systemctl enable --now stallscope-collect-watch
+  journalctl -u stallscope-collect-watch -f          # one line per round
+
+  # 20 s of CPU samples every 10 minutes and no off-CPU window:
+  stallscope-collect watch --server URL --interval 600 --cpu-seconds 20 --offcpu-seconds 0
+
+Exit status: 0 stopped by SIGTERM/SIGINT (or --rounds done), 1 error, 2 usage, 3 --rounds done but
+some uploads wait in the spool.
+"""
+
 FLUSH_EPILOG = """\
 examples:
   stallscope-collect flush                         # each capture goes where it was meant to go
@@ -62,7 +87,9 @@ examples:
 """
 
 
-def _add_upload_flags(p: argparse.ArgumentParser, with_server: bool = True) -> None:
+def _add_upload_flags(
+    p: argparse.ArgumentParser, with_server: bool = True, retries: int = 5, timeout: float = 120.0
+) -> None:
     if with_server:
         p.add_argument(
             "--server",
@@ -76,7 +103,12 @@ def _add_upload_flags(p: argparse.ArgumentParser, with_server: bool = True) -> N
         help="read the upload token from FILE's first line (default: $STALLSCOPE_TOKEN)",
     )
     p.add_argument("--spool", metavar="DIR", help=f"where unsent captures wait (default: {default_spool()})")
-    p.add_argument("--retries", type=int, default=5, help="retries on connection errors and 5xx (default: 5)")
+    p.add_argument(
+        "--retries",
+        type=int,
+        default=retries,
+        help=f"retries on connection errors and 5xx (default: {retries})",
+    )
     p.add_argument(
         "--retry-delay",
         type=float,
@@ -85,7 +117,11 @@ def _add_upload_flags(p: argparse.ArgumentParser, with_server: bool = True) -> N
         help="first backoff delay; doubles each retry, with jitter, capped at 30 s (default: 1)",
     )
     p.add_argument(
-        "--timeout", type=float, default=120.0, metavar="SECONDS", help="socket timeout (default: 120)"
+        "--timeout",
+        type=float,
+        default=timeout,
+        metavar="SECONDS",
+        help=f"socket timeout (default: {timeout:g})",
     )
     p.add_argument("--quiet", "-q", action="store_true", help="only warnings and errors")
 
@@ -208,6 +244,8 @@ def build_parser() -> argparse.ArgumentParser:
     up.add_argument("--clock", metavar="FILE", help="clock.json written by `record`, to align perf times")
     _add_upload_flags(up)
 
+    _add_watch_parser(sub)
+
     fl = sub.add_parser(
         "flush",
         help="send everything waiting in the spool",
@@ -220,6 +258,85 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_upload_flags(fl, with_server=False)
     return parser
+
+
+def _add_watch_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    w = sub.add_parser(
+        "watch",
+        help="short captures every few minutes, uploaded to the host's watch stream (a service)",
+        description=(
+            "Every --interval seconds (the first round at once, the others on the interval's grid):\n"
+            "--cpu-seconds of CPU stacks at 49 Hz and, beside them, --offcpu-seconds of scheduler\n"
+            "events, both system-wide with record's perf commands; the /proc sampler over the CPU\n"
+            "window; the system snapshot in the first round and whenever it changed.\n\n"
+            "With --server each round goes through the spool to the host's watch stream (kept while\n"
+            "the console is unreachable, older rounds sent first); without, rounds stay in --output.\n"
+            "One log line per round. SIGTERM or SIGINT ends it after the current round, cut short."
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=WATCH_EPILOG,
+    )
+    w.add_argument(
+        "--server",
+        default=os.environ.get("STALLSCOPE_SERVER"),
+        metavar="URL",
+        help="send every round to this console's watch stream "
+        "(default: $STALLSCOPE_SERVER; none: keep the rounds locally)",
+    )
+    when = w.add_argument_group("rounds")
+    when.add_argument(
+        "--interval", type=float, default=300.0, metavar="SECONDS", help="one round every … (default: 300)"
+    )
+    when.add_argument(
+        "--cpu-seconds",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="CPU window: perf record -F HZ -g -a, and the /proc sampler (default: 10)",
+    )
+    when.add_argument(
+        "--offcpu-seconds",
+        type=float,
+        default=3.0,
+        metavar="SECONDS",
+        help="off-CPU window, beside the CPU one: sched_switch/wakeup/waking with -g -a; "
+        "0: none (default: 3)",
+    )
+    when.add_argument(
+        "--rounds", type=int, metavar="N", help="stop after N rounds (default: run until stopped)"
+    )
+    when.add_argument(
+        "--cpu-hz", type=int, default=49, metavar="HZ", help="CPU sampling rate (default: 49, max 99)"
+    )
+    when.add_argument("--allow-high-frequency", action="store_true", help="allow --cpu-hz above 99")
+    when.add_argument(
+        "--sample-hz", type=float, default=20.0, metavar="HZ", help="/proc sampler rate (default: 20)"
+    )
+    where = w.add_argument_group("where")
+    where.add_argument("--host", metavar="NAME", help="host name to report (default: this host's name)")
+    where.add_argument(
+        "--output",
+        metavar="DIR",
+        help=f"a directory per round goes here (default: {data_home()}/watch/<host>)",
+    )
+    where.add_argument(
+        "--keep-local",
+        type=int,
+        default=3,
+        metavar="N",
+        help="with --server, keep the newest N round directories once sent; unsent ones are never "
+        "removed (default: 3)",
+    )
+    where.add_argument(
+        "--min-free",
+        type=parse_size,
+        default=parse_size("256M"),
+        metavar="SIZE",
+        help="skip a round, or end it early, to keep this much disk free (default: 256M)",
+    )
+    # A round is short and the next one sends whatever is left: an upload should not hold the rounds
+    # up for minutes, as record's 5 retries of 120 s could against a console that drops packets.
+    _add_upload_flags(w, with_server=False, retries=2, timeout=30.0)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -237,6 +354,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_record(args, console)
         if args.command == "upload":
             return cmd_upload(args, console)
+        if args.command == "watch":
+            return cmd_watch(args, console)
         return cmd_flush(args, console)
     except KeyboardInterrupt:
         console.error("interrupted")

@@ -13,10 +13,11 @@ from typing import Any
 from stallscope_collect import COLLECTOR
 from stallscope_collect.console import Console, program_name
 from stallscope_collect.exit_status import EXIT_ERROR, EXIT_OK, EXIT_PENDING
-from stallscope_collect.files import atomic_write
-from stallscope_collect.formatting import describe, fmt_seconds
-from stallscope_collect.perf.plan import Plan
+from stallscope_collect.files import atomic_write, read_text
+from stallscope_collect.formatting import describe, fmt_bytes, fmt_seconds, tail_lines
+from stallscope_collect.perf.plan import PerfJob, Plan
 from stallscope_collect.perf.tool import Perf
+from stallscope_collect.record.perf_processes import scan_perf_log
 from stallscope_collect.upload.meta import capture_meta
 from stallscope_collect.upload.sender import send_all, upload_settings
 from stallscope_collect.upload.spool import Spool, SpoolEntry
@@ -31,6 +32,8 @@ class Output:
     clock: dict[str, Any] | None
     commands: list[list[str]]
     warnings: list[str]
+    summary: str = ""
+    """perf's own count of what it wrote (`1234 samples`), for messages."""
 
 
 def write_commands(outdir: str, plan: Plan, args: argparse.Namespace, started: float) -> None:
@@ -50,6 +53,33 @@ def write_commands(outdir: str, plan: Plan, args: argparse.Namespace, started: f
         lines.append(f"# app-metrics, every {fmt_seconds(args.metrics_interval)} s")
         lines.append(shlex.join(["sh", "-c", args.metrics_cmd]))
     atomic_write(os.path.join(outdir, "commands.txt"), ("\n".join(lines) + "\n").encode())
+
+
+def perf_outputs(
+    jobs: list[PerfJob], anchors: list[dict[str, int]], console: Console, warnings: list[str]
+) -> list[Output]:
+    """The text files perf's jobs left, with their clock; why a job left none goes to `warnings`."""
+    outputs: list[Output] = []
+    for job in jobs:
+        record_warnings, summary = scan_perf_log(job.log_path)
+        job.warnings += record_warnings
+        if job.returncode not in (0, None) and not os.path.exists(job.text_path):
+            warnings.append(
+                f"{job.kind}: perf exited with {job.returncode}: {tail_lines(read_text(job.log_path))}"
+            )
+            continue
+        if not os.path.exists(job.text_path) or os.path.getsize(job.text_path) == 0:
+            warnings.append(f"{job.kind}: nothing was recorded ({summary or 'no events'})")
+            continue
+        clock = {"perf_clock": job.perf_clock, "anchors": anchors}
+        outputs.append(
+            Output(job.text_path, job.kind, clock, job.commands, job.warnings + job.notes, summary)
+        )
+        console.info(
+            f"{job.kind:<8} {os.path.basename(job.text_path)} ({fmt_bytes(os.path.getsize(job.text_path))})"
+            + (": " + summary if summary else "")
+        )
+    return outputs
 
 
 def upload_outputs(

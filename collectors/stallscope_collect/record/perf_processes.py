@@ -75,6 +75,20 @@ def _signal_group(proc: subprocess.Popen[bytes], sig: int) -> None:
             proc.send_signal(sig)
 
 
+def start_perf_jobs(jobs: list[PerfJob], outdir: str) -> None:
+    """Start each job's `perf record`, its messages in `<kind>.record.log` beside its data."""
+    for job in jobs:
+        job.log_path = os.path.join(outdir, job.kind + ".record.log")
+        with open(job.log_path, "wb") as log:
+            # A process group of its own, so a Ctrl-C on the terminal reaches only the collector,
+            # which stops perf cleanly. Not a session of its own: with sched_autogroup each
+            # session is a scheduling group, and perf then starved for tens of seconds while
+            # moving itself onto a CPU saturated by the target.
+            job.proc = subprocess.Popen(
+                job.record_cmd, stdin=subprocess.DEVNULL, stdout=log, stderr=log, preexec_fn=os.setpgrp
+            )
+
+
 def scan_perf_log(path: str) -> tuple[list[str], str]:
     """perf's warnings (lost events, truncations) and its closing summary line."""
     try:

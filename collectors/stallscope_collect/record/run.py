@@ -6,19 +6,23 @@ from __future__ import annotations
 import argparse
 import os
 import shlex
-import subprocess
 import time
 
 from stallscope_collect.clock import clock_anchor
 from stallscope_collect.console import Console, program_name
 from stallscope_collect.exit_status import EXIT_ERROR, EXIT_OK
-from stallscope_collect.files import read_text, write_json
-from stallscope_collect.formatting import describe, fmt_bytes, fmt_seconds, tail_lines
+from stallscope_collect.files import write_json
+from stallscope_collect.formatting import describe, fmt_bytes, fmt_seconds
 from stallscope_collect.metrics_cmd import MetricsRunner
 from stallscope_collect.perf.plan import Plan
 from stallscope_collect.perf.tool import Perf
-from stallscope_collect.record.outputs import Output, upload_outputs, write_commands
-from stallscope_collect.record.perf_processes import StopFlag, convert_to_text, scan_perf_log, wait_for_record
+from stallscope_collect.record.outputs import Output, perf_outputs, upload_outputs, write_commands
+from stallscope_collect.record.perf_processes import (
+    StopFlag,
+    convert_to_text,
+    start_perf_jobs,
+    wait_for_record,
+)
 from stallscope_collect.sampler import ProcSampler
 from stallscope_collect.snapshot import take_snapshot
 from stallscope_collect.stacks import StackDumper
@@ -48,16 +52,7 @@ def run_record(
     dumper = None
     metrics = None
     with StopFlag(console) as stop:
-        for job in plan.jobs:
-            job.log_path = os.path.join(outdir, job.kind + ".record.log")
-            with open(job.log_path, "wb") as log:
-                # A process group of its own, so a Ctrl-C on the terminal reaches only the collector,
-                # which stops perf cleanly. Not a session of its own: with sched_autogroup each
-                # session is a scheduling group, and perf then starved for tens of seconds while
-                # moving itself onto a CPU saturated by the target.
-                job.proc = subprocess.Popen(
-                    job.record_cmd, stdin=subprocess.DEVNULL, stdout=log, stderr=log, preexec_fn=os.setpgrp
-                )
+        start_perf_jobs(plan.jobs, outdir)
         if not args.no_proc:
             sampler = ProcSampler(os.path.join(outdir, "proc.jsonl"), host, pids, args.sample_hz)
             sampler.start()
@@ -93,23 +88,7 @@ def run_record(
     if snapshot_error:
         warnings.append("snapshot failed: " + snapshot_error)
 
-    for job in plan.jobs:
-        record_warnings, summary = scan_perf_log(job.log_path)
-        job.warnings += record_warnings
-        if job.returncode not in (0, None) and not os.path.exists(job.text_path):
-            warnings.append(
-                f"{job.kind}: perf exited with {job.returncode}: {tail_lines(read_text(job.log_path))}"
-            )
-            continue
-        if not os.path.exists(job.text_path) or os.path.getsize(job.text_path) == 0:
-            warnings.append(f"{job.kind}: nothing was recorded ({summary or 'no events'})")
-            continue
-        clock = {"perf_clock": job.perf_clock, "anchors": anchors}
-        outputs.append(Output(job.text_path, job.kind, clock, job.commands, job.warnings + job.notes))
-        console.info(
-            f"{job.kind:<8} {os.path.basename(job.text_path)} ({fmt_bytes(os.path.getsize(job.text_path))})"
-            + (": " + summary if summary else "")
-        )
+    outputs += perf_outputs(plan.jobs, anchors, console, warnings)
     if sampler is not None:
         if sampler.error:
             warnings.append("the /proc sampler stopped: " + sampler.error)

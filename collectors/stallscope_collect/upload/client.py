@@ -45,8 +45,10 @@ class Attempt:
 
 
 def capture_url(server: str, info: dict[str, Any]) -> str:
+    """The upload URL of a spooled capture: to its incident, or to its host's watch stream (`watch`)."""
+    target = ("watch", "true") if info.get("watch") else ("incident", str(info["incident"]))
     query: list[tuple[str, str]] = [
-        ("incident", str(info["incident"])),
+        target,
         ("filename", str(info["filename"])),
         ("host", str(info["host"])),
         ("kind", str(info["kind"])),
