@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy.orm import Session
 
@@ -106,34 +107,41 @@ def clean_filename(filename: str) -> str:
     return name[:MAX_FILENAME]
 
 
+def _queued(**fields: Any) -> Capture:
+    """A capture row that has not been parsed yet: `fields` say what it is and where its upload
+    is stored; everything a parse fills starts empty."""
+    return Capture(
+        status="queued",
+        progress=0.0,
+        parse_attempt=1,
+        queued_at=datetime.now(UTC),
+        recoveries=0,
+        warnings=[],
+        events=[],
+        record_counts={},
+        dropped_lines=0,
+        truncated=False,
+        sample_count=0,
+        stack_count=0,
+        thread_count=0,
+        **fields,
+    )
+
+
 def record_upload(session: Session, incident_id: int, upload: UploadInfo, blob: StoredBlob) -> Capture:
     """Create the capture row for a stored upload; it starts `queued`."""
     require_incident(session, incident_id)
     host = upload.host.strip() if upload.host else ""
-    host_id = repository.host_id_for(session, host) if host else None
     capture = repository.add_capture(
         session,
-        Capture(
+        _queued(
             incident_id=incident_id,
-            host_id=host_id,
+            host_id=repository.host_id_for(session, host) if host else None,
             filename=clean_filename(upload.filename),
             format=upload.format or None,
             kind=upload.kind or None,
-            status="queued",
-            progress=0.0,
-            parse_attempt=1,
-            queued_at=datetime.now(UTC),
-            recoveries=0,
-            warnings=[],
-            events=[],
             clock=upload.clock,
             meta=upload.meta,
-            record_counts={},
-            dropped_lines=0,
-            truncated=False,
-            sample_count=0,
-            stack_count=0,
-            thread_count=0,
             sha256=blob.sha256,
             compression=blob.compression.value,
             size_bytes=blob.size_bytes,
@@ -151,27 +159,14 @@ def copy_capture(session: Session, source: Capture, incident_id: int, host: str 
     or `host`; it starts `queued`, to be parsed as its own."""
     return repository.add_capture(
         session,
-        Capture(
+        _queued(
             incident_id=incident_id,
             host_id=source.host_id if host is None else repository.host_id_for(session, host),
             filename=source.filename,
             format=source.format,
             kind=source.kind,
-            status="queued",
-            progress=0.0,
-            parse_attempt=1,
-            queued_at=datetime.now(UTC),
-            recoveries=0,
-            warnings=[],
-            events=[],
             clock=source.clock,
             meta=source.meta,
-            record_counts={},
-            dropped_lines=0,
-            truncated=False,
-            sample_count=0,
-            stack_count=0,
-            thread_count=0,
             sha256=source.sha256,
             compression=source.compression,
             size_bytes=source.size_bytes,

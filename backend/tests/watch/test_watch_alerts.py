@@ -20,6 +20,7 @@ from pytest_httpserver import HTTPServer
 
 from tests.analysis.findings.lab import variant
 from tests.fixtures.db import Conn
+from tests.fixtures.receiver import posted, receiving
 from tests.fixtures.worker import wait_parsed
 
 WAIT_S = 60
@@ -61,10 +62,6 @@ def _alerts(api: TestClient, settled: Any) -> list[dict[str, Any]]:
         time.sleep(0.2)
 
 
-def _posts(server: HTTPServer, path: str) -> list[Any]:
-    return [json.loads(request.get_data()) for request, _ in server.log if request.path == path]
-
-
 def _sent(found: list[dict[str, Any]]) -> bool:
     """Both signatures' alerts raised, and every delivery tried."""
     return len(found) == 2 and all(d["status"] != "pending" for a in found for d in a["deliveries"])
@@ -76,14 +73,7 @@ def _by_signature(alerts: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
 
 @pytest.fixture(scope="module")
 def receiver() -> Iterator[HTTPServer]:
-    server = HTTPServer(host="127.0.0.1", port=0)
-    server.expect_request("/hook", method="POST").respond_with_data("ok")
-    server.expect_request("/alertmanager/api/v2/alerts", method="POST").respond_with_data("")
-    server.start()
-    yield server
-    server.clear()
-    if server.is_running():
-        server.stop()
+    yield from receiving("/hook", "/alertmanager/api/v2/alerts")
 
 
 @pytest.fixture(scope="module")
@@ -138,13 +128,13 @@ def test_one_alert_sent_once_to_each_webhook_with_a_working_link(
     }
     assert alert["share"] >= SIGNATURE["min_share"]
 
-    posts = {post["alert"]["signature"]: post for post in _posts(receiver, "/hook")}
-    assert len(_posts(receiver, "/hook")) == len(posts) == 2  # one per alert
+    posts = {post["alert"]["signature"]: post for post in posted(receiver, "/hook")}
+    assert len(posted(receiver, "/hook")) == len(posts) == 2  # one per alert
     own = posts["lock convoy"]
     assert own["alert"]["host"] == "db-7"
     assert "lock convoy" in own["summary"]
     assert "db-7" in own["summary"]
-    managed = [alert for body in _posts(receiver, "/alertmanager/api/v2/alerts") for alert in body]
+    managed = [alert for body in posted(receiver, "/alertmanager/api/v2/alerts") for alert in body]
     assert len(managed) == 2
     [manager] = [m for m in managed if m["labels"]["signature"] == "lock convoy"]
     assert manager["labels"] == {
@@ -179,7 +169,7 @@ def test_a_match_within_the_cool_down_joins_the_alert_and_sends_nothing(
     alerts = _alerts(api, lambda found: len(found) == 2 and all(a["matches"] == 2 for a in found))
     assert {a["last_capture_id"] for a in alerts} == {again}
     time.sleep(1)  # a second POST, were one sent, would be queued right after the parse
-    assert len(_posts(receiver, "/hook")) == 2
+    assert len(posted(receiver, "/hook")) == 2
 
     metrics = api.get("/metrics")
     assert metrics.status_code == 200

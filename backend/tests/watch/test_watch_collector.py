@@ -9,7 +9,6 @@ evidence; `/metrics` must count the windows that matched.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import subprocess
@@ -25,6 +24,7 @@ from fastapi.testclient import TestClient
 from pytest_httpserver import HTTPServer
 
 from tests.fixtures.collector import build_collector, collector_module
+from tests.fixtures.receiver import posted, receiving
 from tests.fixtures.worker import wait_parsed
 
 REPO = Path(__file__).resolve().parents[3]
@@ -85,13 +85,7 @@ def _stop(process: subprocess.Popen[str]) -> None:
 
 @pytest.fixture(scope="module")
 def receiver() -> Iterator[HTTPServer]:
-    server = HTTPServer(host="127.0.0.1", port=0)
-    server.expect_request("/alerts", method="POST").respond_with_data("ok")
-    server.start()
-    yield server
-    server.clear()
-    if server.is_running():
-        server.stop()
+    yield from receiving("/alerts")
 
 
 @pytest.fixture(scope="module")
@@ -170,7 +164,7 @@ def test_exactly_one_alert_reaches_the_receiver_after_the_switch(
     assert by_id[alert["first_capture_id"]]["meta"]["watch"]["round"] >= BAD_FROM_ROUND
     assert alert["matched_ns"] >= SIGNATURE["min_ms"] * 1_000_000
 
-    posts = [json.loads(request.get_data()) for request, _ in receiver.log if request.path == "/alerts"]
+    posts = posted(receiver, "/alerts")
     assert len(posts) == 1
     [sent] = posts
     assert sent["alert"]["signature"] == SIGNATURE["name"]
