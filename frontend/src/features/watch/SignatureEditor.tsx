@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
-import { ErrorBanner } from '../../shared/components/ErrorBanner';
 import { useEscape } from '../../shared/hooks/useHotkeys';
 import { SIGNATURE_SOURCES, type Signature } from './api';
+import { EditorForm } from './EditorForm';
 import { useSaveSignature } from './queries';
 import {
   appliesTo,
@@ -55,19 +55,17 @@ export function SignatureEditor({ signature, onDone }: { signature: Signature | 
   const title = signature ? `Edit signature “${signature.name}”` : 'New signature';
 
   return (
-    <form
-      className="card form watch-form"
-      aria-label={title}
-      noValidate
+    <EditorForm
+      title={title}
       onSubmit={submit}
-      onKeyDown={(e) => {
-        if (e.key === 'Escape') {
-          e.stopPropagation();
-          onDone();
-        }
-      }}
+      onCancel={onDone}
+      problem={problem?.problem ?? null}
+      problemId={problemId}
+      saving={save.isPending}
+      saveError={save.error}
+      saveErrorTitle="Could not save the signature:"
+      submitLabel={signature ? 'Save' : 'Create signature'}
     >
-      <h3>{title}</h3>
       <div className="form__grid">
         <label htmlFor={fieldId('name')}>Name</label>
         <input
@@ -253,21 +251,6 @@ export function SignatureEditor({ signature, onDone }: { signature: Signature | 
           {...invalid('description')}
         />
       </div>
-      {problem ? (
-        <p id={problemId} className="form__problem" role="alert">
-          {problem.problem}
-        </p>
-      ) : null}
-      {save.isError ? <ErrorBanner title="Could not save the signature:" error={save.error} /> : null}
-      <div className="form__actions">
-        <button type="submit" className="btn btn--primary" disabled={save.isPending}>
-          {save.isPending ? 'Saving…' : signature ? 'Save' : 'Create signature'}
-        </button>
-        <button type="button" className="btn" onClick={onDone}>
-          Cancel
-        </button>
-        <span className="muted small">Enter saves, Esc cancels</span>
-      </div>
-    </form>
+    </EditorForm>
   );
 }

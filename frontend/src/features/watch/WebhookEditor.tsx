@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
-import { ErrorBanner } from '../../shared/components/ErrorBanner';
 import { useEscape } from '../../shared/hooks/useHotkeys';
 import { WEBHOOK_FORMATS, type Webhook } from './api';
+import { EditorForm } from './EditorForm';
 import { useSaveWebhook } from './queries';
 import { draftOfWebhook, EMPTY_WEBHOOK_DRAFT, FORMAT_HINTS, webhookOf, type WebhookDraft } from './webhookForm';
 
@@ -38,19 +38,17 @@ export function WebhookEditor({ webhook, onDone }: { webhook: Webhook | null; on
   const title = webhook ? `Edit webhook “${webhook.name}”` : 'New webhook';
 
   return (
-    <form
-      className="card form watch-form"
-      aria-label={title}
-      noValidate
+    <EditorForm
+      title={title}
       onSubmit={submit}
-      onKeyDown={(e) => {
-        if (e.key === 'Escape') {
-          e.stopPropagation();
-          onDone();
-        }
-      }}
+      onCancel={onDone}
+      problem={problem?.problem ?? null}
+      problemId={problemId}
+      saving={save.isPending}
+      saveError={save.error}
+      saveErrorTitle="Could not save the webhook:"
+      submitLabel={webhook ? 'Save' : 'Create webhook'}
     >
-      <h3>{title}</h3>
       <div className="form__grid">
         <label htmlFor={fieldId('name')}>Name</label>
         <input
@@ -104,21 +102,6 @@ export function WebhookEditor({ webhook, onDone }: { webhook: Webhook | null; on
           </span>
         </div>
       </div>
-      {problem ? (
-        <p id={problemId} className="form__problem" role="alert">
-          {problem.problem}
-        </p>
-      ) : null}
-      {save.isError ? <ErrorBanner title="Could not save the webhook:" error={save.error} /> : null}
-      <div className="form__actions">
-        <button type="submit" className="btn btn--primary" disabled={save.isPending}>
-          {save.isPending ? 'Saving…' : webhook ? 'Save' : 'Create webhook'}
-        </button>
-        <button type="button" className="btn" onClick={onDone}>
-          Cancel
-        </button>
-        <span className="muted small">Enter saves, Esc cancels</span>
-      </div>
-    </form>
+    </EditorForm>
   );
 }
