@@ -1,5 +1,6 @@
 """HTTP routes of watch mode: signatures (responders write them), webhooks (admins: their URLs may
-carry secrets), alerts, watch streams, and `/metrics` for Prometheus (a read token as bearer)."""
+carry secrets), alerts, watch streams, and `/api/watch/metrics` for Prometheus (a read token as
+bearer). Not `/metrics`: that is the console's metrics view, which a browser opens by that path."""
 
 from __future__ import annotations
 
@@ -127,7 +128,7 @@ def list_streams(session: SessionDep) -> list[WatchStreamOut]:
     return service.streams(session)
 
 
-@router.get("/metrics", dependencies=[READ], response_class=Response)
+@router.get("/api/watch/metrics", dependencies=[READ], response_class=Response)
 def metrics(session: SessionDep) -> Response:
     """Prometheus text exposition: signature matches per signature and host."""
     return Response(service.metrics_text(session), media_type="text/plain; version=0.0.4; charset=utf-8")

@@ -70,6 +70,7 @@ def test_the_registered_steps_in_the_order_they_run() -> None:
         "planner statistics",
         "call-site tree",
         "findings",
+        "signatures",
     ]
     phases = {
         step.name: [
@@ -87,6 +88,7 @@ def test_the_registered_steps_in_the_order_they_run() -> None:
         "planner statistics": ["after_commit"],
         "call-site tree": ["after_commit"],
         "findings": ["after_commit"],
+        "signatures": ["after_commit"],
     }
 
 

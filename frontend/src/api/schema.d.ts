@@ -1504,7 +1504,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/metrics": {
+    "/api/watch/metrics": {
         parameters: {
             query?: never;
             header?: never;
@@ -1515,7 +1515,7 @@ export interface paths {
          * Metrics
          * @description Prometheus text exposition: signature matches per signature and host.
          */
-        get: operations["metrics_metrics_get"];
+        get: operations["metrics_api_watch_metrics_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -7111,7 +7111,7 @@ export interface operations {
             };
         };
     };
-    metrics_metrics_get: {
+    metrics_api_watch_metrics_get: {
         parameters: {
             query?: never;
             header?: never;
