@@ -25,10 +25,6 @@ def get_signature(session: Session, signature_id: int) -> RowMapping | None:
     return session.execute(select(signatures).where(signatures.c.id == signature_id)).mappings().first()
 
 
-def signature_named(session: Session, name: str) -> RowMapping | None:
-    return session.execute(select(signatures).where(signatures.c.name == name)).mappings().first()
-
-
 def add_signature(session: Session, values: dict[str, Any]) -> int:
     return int(session.execute(insert(signatures).values(**values).returning(signatures.c.id)).scalar_one())
 

@@ -3,6 +3,8 @@ incident opened from an alert, the Prometheus exposition."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime, timedelta
 from typing import Any
 from urllib.parse import urlencode
@@ -64,24 +66,29 @@ def require_signature(session: Session, signature_id: int) -> RowMapping:
     return found
 
 
-def _unique_name(session: Session, name: str, signature_id: int | None) -> None:
-    same = repository.signature_named(session, name)
-    if same is not None and same["id"] != signature_id:
-        raise Invalid(f"a signature named {name!r} exists already (id {same['id']})")
+@contextmanager
+def _named_once(session: Session, what: str, name: str) -> Iterator[None]:
+    """Names are unique by the table's own constraint (no check-then-write race): a second one is
+    refused in words, and the savepoint keeps the request's transaction usable."""
+    try:
+        with session.begin_nested():
+            yield
+    except IntegrityError as exc:
+        raise Invalid(f"a {what} named {name!r} exists already") from exc
 
 
 def create_signature(session: Session, data: SignatureIn, created_by: int | None) -> SignatureOut:
     values = _checked(data)
-    _unique_name(session, data.name, None)
-    signature_id = repository.add_signature(session, values | {"created_by": created_by})
+    with _named_once(session, "signature", data.name):
+        signature_id = repository.add_signature(session, values | {"created_by": created_by})
     return _signature_out(require_signature(session, signature_id))
 
 
 def change_signature(session: Session, signature_id: int, data: SignatureIn) -> SignatureOut:
     require_signature(session, signature_id)
     values = _checked(data)
-    _unique_name(session, data.name, signature_id)
-    repository.change_signature(session, signature_id, values)
+    with _named_once(session, "signature", data.name):
+        repository.change_signature(session, signature_id, values)
     return _signature_out(require_signature(session, signature_id))
 
 
@@ -107,11 +114,8 @@ def _webhook_values(data: WebhookIn) -> dict[str, Any]:
 
 
 def create_webhook(session: Session, data: WebhookIn) -> WebhookOut:
-    try:
-        with session.begin_nested():
-            webhook_id = repository.add_webhook(session, _webhook_values(data))
-    except IntegrityError as exc:
-        raise Invalid(f"a webhook named {data.name!r} exists already") from exc
+    with _named_once(session, "webhook", data.name):
+        webhook_id = repository.add_webhook(session, _webhook_values(data))
     found = repository.get_webhook(session, webhook_id)
     assert found is not None
     return _webhook_out(found)
@@ -120,11 +124,8 @@ def create_webhook(session: Session, data: WebhookIn) -> WebhookOut:
 def change_webhook(session: Session, webhook_id: int, data: WebhookIn) -> WebhookOut:
     if repository.get_webhook(session, webhook_id) is None:
         raise NotFound(f"webhook {webhook_id} does not exist")
-    try:
-        with session.begin_nested():
-            repository.change_webhook(session, webhook_id, _webhook_values(data))
-    except IntegrityError as exc:
-        raise Invalid(f"a webhook named {data.name!r} exists already") from exc
+    with _named_once(session, "webhook", data.name):
+        repository.change_webhook(session, webhook_id, _webhook_values(data))
     found = repository.get_webhook(session, webhook_id)
     assert found is not None
     return _webhook_out(found)

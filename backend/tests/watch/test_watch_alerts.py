@@ -281,3 +281,16 @@ def test_a_signature_that_cannot_be_evaluated_is_refused(api: TestClient) -> Non
 def test_metrics_need_a_read_token(anonymous: TestClient) -> None:
     """Prometheus scrapes with a personal API token as bearer (`authorization` in its job)."""
     assert anonymous.get("/api/watch/metrics").status_code == 401
+
+
+def test_a_second_signature_or_webhook_of_one_name_is_refused(
+    api: TestClient, watched: dict[str, Any]
+) -> None:
+    again = api.post("/api/signatures", json=SIGNATURE)
+    assert again.status_code == 422
+    assert "exists already" in again.text
+    hook = api.post(
+        "/api/webhooks", json={"name": "ops json", "url": "http://127.0.0.1:9/x", "format": "json"}
+    )
+    assert hook.status_code == 422
+    assert "exists already" in hook.text

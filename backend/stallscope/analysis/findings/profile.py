@@ -370,8 +370,8 @@ class Profile:
     ) -> Match:
         chosen: Flags = self._per_row(rows, lambda s: s.stacks_with(frame_test), False)
         if process_test is not None:
-            passing = np.array([bool(process_test(comm)) for _, comm in rows.process_keys] or [False])
-            chosen &= passing[rows.process] if len(rows) else chosen
+            passing = np.array([bool(process_test(comm)) for _, comm in rows.process_keys], dtype=bool)
+            chosen &= passing[rows.process]
         if within is not None:
             chosen &= within
         total = int(rows.weight[within].sum()) if within is not None else int(rows.weight.sum())
