@@ -150,7 +150,11 @@ test.describe.serial('timeline with imported metrics', () => {
 
     // One of them alone, from the track list.
     await page.getByTestId('track-picker').locator('summary').click();
-    await page.getByTestId('track-picker').getByRole('group', { name: HOST }).getByLabel('build_info{version=1.4.2}').check();
+    // click, not check(): the box follows the address, which the router updates in a transition, so
+    // check()'s immediate look at the box can come too early; the assertion below waits for it.
+    const buildInfo = page.getByTestId('track-picker').getByRole('group', { name: HOST }).getByLabel('build_info{version=1.4.2}');
+    await buildInfo.click();
+    await expect(buildInfo).toBeChecked();
     await expect(metricTracks(page)).toHaveCount(MAX_DEFAULT_METRICS + 1);
     await expect(more).toHaveCount(0); // tracks are picked now: nothing left out by default
     await page.getByTestId('track-picker').getByRole('button', { name: 'Defaults' }).click();
