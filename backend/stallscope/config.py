@@ -111,8 +111,13 @@ class Settings(BaseSettings):
         """Where people open the console, without a trailing slash (`public_url`, else the listen address)."""
         return (self.public_url or f"http://{self.host}:{self.port}").rstrip("/")
 
+    blob_url: str | None = None
+    """Where raw uploads are kept: unset, `<data dir>/blobs`; `s3://bucket/prefix`, object storage
+    (see `blobs/configured.py`), which an API and workers on other hosts can share."""
+
     @property
     def blob_dir(self) -> Path:
+        """The local blob directory, when `blob_url` is unset."""
         return self.data_dir / "blobs"
 
     @property

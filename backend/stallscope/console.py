@@ -15,6 +15,7 @@ import os
 import uvicorn
 
 from stallscope.auth.first_admin import banner, ensure_first_admin
+from stallscope.blobs.configured import blob_store
 from stallscope.config import Settings, get_settings
 from stallscope.console_log import CONSOLE_LOGGER
 from stallscope.console_stop import API_GRACE_S, ConsoleServer, ConsoleStop
@@ -52,7 +53,8 @@ def serve(with_worker: bool = True, verbose: bool = False) -> int:
     lock.acquire()
     parts: list[SupervisedPart] = []
     embedded: EmbeddedPostgres | None = None
-    data, blobs = settings.data_dir, settings.blob_dir
+    data, blobs = settings.data_dir, blob_store(settings)
+    blobs.prepare()  # before the database: a store that cannot be reached stops the start, saying why
     if settings.database_url:
         log.info("data directory %s (uploads in %s); the database is DATABASE_URL's", data, blobs)
     else:
@@ -65,7 +67,6 @@ def serve(with_worker: bool = True, verbose: bool = False) -> int:
         embedded = EmbeddedPostgres(settings.pgdata_dir)
         settings = _use_database(embedded.url)
         parts.append(EmbeddedDatabase(embedded))
-    settings.blob_dir.mkdir(parents=True, exist_ok=True)
     assert settings.database_url is not None
     _migrate(settings.database_url)
     _first_admin(settings)

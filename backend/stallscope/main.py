@@ -29,7 +29,7 @@ from stallscope.incidents.router import router as incidents_router
 from stallscope.interop.router import router as interop_router
 from stallscope.kit.browser_guard import BrowserGuard
 from stallscope.kit.error_answers import add_error_answers
-from stallscope.kit.errors import ServiceError, TooManyRequests
+from stallscope.kit.errors import ServiceError
 from stallscope.kit.malloc import return_large_buffers
 from stallscope.kit.parameter_guard import ParameterGuard
 from stallscope.kit.server_timing import ServerTiming
@@ -74,7 +74,7 @@ def create_app() -> FastAPI:
 
     @app.exception_handler(ServiceError)
     async def service_error(_: Request, exc: ServiceError) -> JSONResponse:
-        headers = {"Retry-After": str(exc.retry_after_s)} if isinstance(exc, TooManyRequests) else None
+        headers = {"Retry-After": str(exc.retry_after_s)} if exc.retry_after_s is not None else None
         return JSONResponse({"detail": str(exc)}, status_code=exc.status_code, headers=headers)
 
     add_error_answers(app)

@@ -7,16 +7,12 @@ This is what docker-compose.yml runs (minus the containers): `stallscope serve -
 from __future__ import annotations
 
 import os
-import shutil
-import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
-import pytest
 
 from tests.fixtures.people import bearer
 from tests.fixtures.processes import free_port, wait_until
@@ -31,33 +27,6 @@ svc 42/42 [001] 10.000200: 1000 cpu-clock:
 \t    2222 main (/usr/bin/svc)
 
 """
-
-
-@pytest.fixture
-def redis_url(tmp_path: Path) -> Iterator[str]:
-    server = shutil.which("redis-server")
-    if server is None:
-        pytest.skip("redis-server is not installed (the test command installs Debian's redis-server)")
-    port = free_port()
-    log = tmp_path / "redis.log"
-    with open(log, "wb") as out:
-        process = subprocess.Popen(
-            [server, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-
-    def answers() -> bool:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return True
-        except OSError:
-            return False
-
-    wait_until(answers, "redis-server", process, log)
-    yield f"redis://127.0.0.1:{port}/0"
-    process.terminate()
-    process.wait(10)
 
 
 def test_api_and_worker_in_separate_processes_over_redis(

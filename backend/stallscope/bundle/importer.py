@@ -20,12 +20,13 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from stallscope.blobs.metering import UploadTooLarge
+from stallscope.blobs.store import BlobStore, StoredBlob
 from stallscope.bundle import manifest as manifest_file
 from stallscope.captures import service as captures
 from stallscope.captures.schemas import UploadInfo
 from stallscope.incidents import service as incidents
 from stallscope.incidents.schemas import IncidentCreate
-from stallscope.kit.blobstore import BlobWriter, StoredBlob, UploadTooLarge, discard_new_blob
 from stallscope.kit.errors import Invalid, TooLarge
 
 _CHUNK = 1 << 20
@@ -88,7 +89,7 @@ def _check_hashes(bundle: zipfile.ZipFile, name: str, files: Any) -> None:
 
 
 def import_bundle(
-    session: Session, bundle_path: Path, name: str, created_by: int | None, blob_dir: Path, max_bytes: int
+    session: Session, bundle_path: Path, name: str, created_by: int | None, store: BlobStore, max_bytes: int
 ) -> ImportResult:
     """Create the incident and a queued capture per records file; the caller commits, then queues."""
     try:
@@ -105,11 +106,11 @@ def import_bundle(
             if not path:
                 skipped.append(f"capture {entry.get('number')}: no records in the bundle")
                 continue
-            blob = _store_member(bundle, path, blob_dir, max_bytes)
+            blob = _store_member(bundle, path, store, max_bytes)
             try:
                 capture = captures.record_upload(session, incident.id, _upload(entry, path), blob)
             except BaseException:
-                discard_new_blob(blob)
+                store.discard_new(blob)
                 raise
             imported.append(
                 ImportedCapture(capture.id, capture.parse_attempt, entry.get("host"), capture.filename)
@@ -145,8 +146,8 @@ def _upload(entry: dict[str, Any], path: str) -> UploadInfo:
     )
 
 
-def _store_member(bundle: zipfile.ZipFile, path: str, blob_dir: Path, max_bytes: int) -> StoredBlob:
-    writer = BlobWriter(blob_dir, max_bytes)
+def _store_member(bundle: zipfile.ZipFile, path: str, store: BlobStore, max_bytes: int) -> StoredBlob:
+    writer = store.start_upload(max_bytes)
     try:
         with bundle.open(path) as member:
             for chunk in _chunks(member):

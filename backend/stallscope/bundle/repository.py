@@ -43,7 +43,6 @@ class BundledCapture:
     sha256: str
     compression: str
     size_bytes: int
-    blob_path: str
 
 
 def incident_captures(session: Session, incident_id: int) -> list[BundledCapture]:
@@ -53,7 +52,7 @@ def incident_captures(session: Session, incident_id: int) -> list[BundledCapture
             "SELECT c.id, coalesce(h.name, '') AS host, c.filename, c.format, c.kind, c.status, "
             "c.sample_count, c.record_counts, c.time_start, c.time_end, c.clock, c.meta, c.sha256, "
             "c.compression, "
-            "c.size_bytes, c.blob_path FROM captures c LEFT JOIN hosts h ON h.id = c.host_id "
+            "c.size_bytes FROM captures c LEFT JOIN hosts h ON h.id = c.host_id "
             "WHERE c.incident_id = :incident AND c.deleted_at IS NULL ORDER BY c.id"
         ),
         {"incident": incident_id},

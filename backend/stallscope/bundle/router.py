@@ -16,6 +16,7 @@ from starlette.background import BackgroundTask
 from stallscope.auth import audit
 from stallscope.auth.guard import EXPORT, RESPOND, Exporter, Responder
 from stallscope.auth.scope import SEE_INCIDENT
+from stallscope.blobs.configured import blob_store
 from stallscope.bundle import importer, service
 from stallscope.bundle.preview import preview
 from stallscope.bundle.schemas import BundleImportOut, BundleRequest, ImportedCaptureOut, RedactionPreviewOut
@@ -114,7 +115,7 @@ async def import_bundle(
         def _import() -> importer.ImportResult:
             with _sessions()() as session:
                 result = importer.import_bundle(
-                    session, path, filename, principal.user_id, settings.blob_dir, settings.max_upload_bytes
+                    session, path, filename, principal.user_id, blob_store(), settings.max_upload_bytes
                 )
                 detail = {"filename": filename, "captures": len(result.captures)}
                 audit.record_request(

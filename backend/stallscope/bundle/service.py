@@ -29,6 +29,7 @@ from starlette.types import ASGIApp
 
 from stallscope import __version__
 from stallscope.auth.principal import Principal
+from stallscope.blobs.configured import blob_store
 from stallscope.bundle import manifest, plan, repository, tables
 from stallscope.bundle.archive import BundleArchive
 from stallscope.bundle.console_reader import BundleViewError, ConsoleReader
@@ -42,7 +43,7 @@ from stallscope.export.records import write_capture_records
 from stallscope.findings import repository as findings_repository
 from stallscope.frontend_dist import frontend_dist
 from stallscope.interop.pprof_strings import rewrite_strings
-from stallscope.kit.compression import open_capture
+from stallscope.kit.compression import decompressed
 from stallscope.kit.errors import Invalid, NotFound
 from stallscope.kit.units import utc_iso
 from stallscope.postmortem.service import build_postmortem
@@ -317,7 +318,7 @@ def _write_members(
             spool.seek(0)
             archive.add_file(records_path, spool)
         if request.raw:
-            with open_capture(Path(capture.blob_path)) as raw:
+            with decompressed(blob_store().open(capture.sha256)) as raw:
                 chunks = iter(lambda: raw.read(_RAW_CHUNK), b"")
                 archive.add_chunks(
                     f"raw/{number}-{_uncompressed_name(text(capture.filename))}", redactor.lines(chunks)

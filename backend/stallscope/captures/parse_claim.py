@@ -31,7 +31,7 @@ class ClaimedCapture:
     """What the parse job needs of the capture it has claimed."""
 
     attempt: int
-    blob_path: str
+    sha256: str
     filename: str
     forced_format: str | None
     size_bytes: int
@@ -45,7 +45,7 @@ CLAIM = """
       AND (%(attempt)s::int IS NULL OR parse_attempt = %(attempt)s)
       AND (status = 'queued'
            OR (status = 'parsing' AND parse_heartbeat_at < now() - make_interval(secs => %(stale_s)s)))
-    RETURNING parse_attempt, blob_path, filename, format, size_bytes, clock
+    RETURNING parse_attempt, sha256, filename, format, size_bytes, clock
 """
 
 
@@ -61,8 +61,8 @@ def claim_capture(
     row = conn.execute(CLAIM, {"id": capture_id, "attempt": attempt, "stale_s": stale_after_s}).fetchone()
     if row is None:
         return None
-    claimed_attempt, blob_path, filename, forced_format, size_bytes, clock = row
-    return ClaimedCapture(claimed_attempt, blob_path, filename, forced_format, size_bytes, clock)
+    claimed_attempt, sha256, filename, forced_format, size_bytes, clock = row
+    return ClaimedCapture(claimed_attempt, sha256, filename, forced_format, size_bytes, clock)
 
 
 TOUCH = """

@@ -17,13 +17,14 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 import psycopg
 from psycopg.pq import TransactionStatus
 from psycopg.types.json import Jsonb
 
+from stallscope.blobs.configured import blob_store
+from stallscope.blobs.store import BlobStoreUnavailable
 from stallscope.captures.host_clock import host_anchors, realign_host
 from stallscope.captures.parse_claim import ClaimedCapture, ParseHeartbeat, claim_capture
 from stallscope.captures.parse_steps import Committed, Loaded, Loading, LoadObserver, ParseStep, parse_steps
@@ -66,8 +67,8 @@ def capture_tables(steps: tuple[ParseStep, ...]) -> list[str]:
 def parse_capture(database_url: str, capture_id: int, attempt: int | None = None) -> None:
     """Parse one stored capture; never raises for bad input, which ends as a failed capture.
 
-    Raises only when the database itself is away: then nothing can be recorded, and the capture's
-    stopped heartbeat gets it queued again once the database is back.
+    Raises only when the database or the blob store is away: then nothing can be recorded (or
+    read), and the capture's stopped heartbeat gets it queued again once they are back.
     """
     with raw_connection(database_url, autocommit=True) as aux:
         stall_timeout_s = get_settings().parse_stall_timeout_s
@@ -96,7 +97,7 @@ def _parse_claimed(database_url: str, aux: Conn, capture_id: int, claimed: Claim
                 stacks,
                 steps,
                 capture_id,
-                Path(claimed.blob_path),
+                claimed.sha256,
                 claimed.forced_format,
                 claimed.size_bytes,
                 claimed.clock,
@@ -107,11 +108,11 @@ def _parse_claimed(database_url: str, aux: Conn, capture_id: int, claimed: Claim
     except ParseError as exc:
         _fail(aux, capture_id, attempt, f"{filename}: {exc}")
         return
+    except (psycopg.OperationalError, BlobStoreUnavailable):
+        raise  # nothing wrong with the capture: its stopped heartbeat gets it parsed again later
     except OSError as exc:
         _fail(aux, capture_id, attempt, f"{filename}: the stored upload could not be read: {exc}")
         return
-    except psycopg.OperationalError:
-        raise
     except Exception as exc:
         log.exception("parsing capture %s failed", capture_id)
         _fail(aux, capture_id, attempt, f"{filename}: {internal_failure(exc)}")
@@ -172,7 +173,7 @@ def _load(
     stacks: Conn,
     steps: tuple[ParseStep, ...],
     capture_id: int,
-    blob_path: Path,
+    sha256: str,
     forced_format: str | None,
     size_bytes: int,
     clock_info: dict[str, Any],
@@ -184,7 +185,7 @@ def _load(
         main.execute(f"DELETE FROM {table} WHERE capture_id = %s", (capture_id,))
     limits = CaptureLimits.from_settings()
     report = ParseReport(max_warnings=limits.warnings)
-    with open(blob_path, "rb") as raw:
+    with blob_store().open(sha256) as raw:
         # Damage in the compression ends the stream cleanly and is told to `report`.
         stream = decompressing_reader(raw, sniff_compression(raw.peek(4)[:4]), report)
         try:

@@ -53,6 +53,12 @@ def documents(session: Session, capture_id: int) -> list[tuple[str, dict[str, An
     return [(kind, content) for kind, content in rows]
 
 
+def with_upload_key(session: Session, incident_id: int, upload_key: str) -> Capture | None:
+    """The capture an earlier try of this upload made, in the trash or not."""
+    found = select(Capture).where(Capture.incident_id == incident_id, Capture.upload_key == upload_key)
+    return session.scalars(found).first()
+
+
 def add_capture(session: Session, capture: Capture) -> Capture:
     session.add(capture)
     session.flush()

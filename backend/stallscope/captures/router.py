@@ -3,17 +3,23 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any
+import logging
+from collections.abc import Iterator
+from typing import Annotated, Any, BinaryIO
 
-from fastapi import APIRouter, Depends, HTTPException, Query, Request, status
+from fastapi import APIRouter, Depends, Header, HTTPException, Query, Request, Response, status
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import FileResponse
+from fastapi.responses import StreamingResponse
+from sqlalchemy.exc import IntegrityError
 
 from stallscope.auth import access, audit
 from stallscope.auth.access import require_upload_scope
 from stallscope.auth.guard import READ, RESPOND, UPLOAD, Reader, Uploader
 from stallscope.auth.principal import Principal
 from stallscope.auth.scope import SEE_CAPTURE, SEE_INCIDENT
+from stallscope.blobs.configured import blob_store
+from stallscope.blobs.metering import CorruptCompression, UploadTooLarge
+from stallscope.blobs.store import BlobStoreUnavailable, BlobUpload, StoredBlob
 from stallscope.captures import repository, service
 from stallscope.captures.parse_queue import send_parse
 from stallscope.captures.schemas import CaptureOut, DocumentOut, ShiftRequest, StartRequest, UploadInfo
@@ -24,19 +30,18 @@ from stallscope.deps import SessionDep, database_url
 from stallscope.incidents.service import require_incident
 from stallscope.ingest.appmetrics.time_option import TIME_COLUMN_KEY
 from stallscope.ingest.clock import START_GIVEN_KEY
-from stallscope.kit.blobstore import (
-    BlobWriter,
-    CorruptCompression,
-    StoredBlob,
-    UploadTooLarge,
-    discard_new_blob,
-)
-from stallscope.kit.errors import Forbidden, Invalid, TooLarge
+from stallscope.kit.errors import Forbidden, Invalid, NotFound, TooLarge, Unavailable
 from stallscope.kit.text import SingleLine, download_name, first_unstorable
 from stallscope.kit.units import parse_duration_ns, parse_wall_clock_ns
 from stallscope.watch.streams import stream_for
 
+log = logging.getLogger(__name__)
 router = APIRouter(tags=["captures"])
+
+STORE_RETRY_AFTER_S = 30
+"""With the blob store away, when a collector should try again (it spools the capture meanwhile)."""
+RAW_CHUNK_BYTES = 1 << 20
+UPLOAD_KEY_MAX = 128
 
 
 @router.get("/api/incidents/{incident_id}/captures", dependencies=[READ, SEE_INCIDENT])
@@ -51,10 +56,16 @@ def list_captures(incident_id: int, session: SessionDep, principal: Reader) -> l
 async def _store_body(request: Request) -> StoredBlob:
     """Store the body as it streams in; storing runs in worker threads, never on the event loop."""
     settings = get_settings()
-    writer = await run_in_threadpool(BlobWriter, settings.blob_dir, settings.max_upload_bytes)
+    try:
+        writer = await run_in_threadpool(blob_store().start_upload, settings.max_upload_bytes)
+    except BlobStoreUnavailable as exc:
+        raise Unavailable(f"the upload was not stored: {exc}", STORE_RETRY_AFTER_S) from exc
     limit = IdleLimit(settings.upload_idle_timeout_s, settings.upload_idle_min_bytes)
     try:
         return await store_body(request.receive, writer, limit)
+    except BlobStoreUnavailable as exc:
+        await run_in_threadpool(_abort_quietly, writer)
+        raise Unavailable(f"the upload was not stored: {exc}", STORE_RETRY_AFTER_S) from exc
     except UploadTooLarge as exc:
         writer.abort()
         raise TooLarge(str(exc)) from exc
@@ -72,8 +83,20 @@ async def _store_body(request: Request) -> StoredBlob:
         raise
 
 
-def _record_and_queue(request: Request, incident_id: int, upload: UploadInfo, blob: StoredBlob) -> CaptureOut:
-    """The capture row for a stored upload, and its parse message; a blob no row took is removed."""
+def _abort_quietly(writer: BlobUpload) -> None:
+    """Drop a failed upload's leftovers; the store being away, the periodic sweep finishes the job."""
+    try:
+        writer.abort()
+    except OSError as exc:
+        log.info("an unfinished upload stays for the sweep: %s", exc)
+
+
+def _record_and_queue(
+    request: Request, incident_id: int, upload: UploadInfo, blob: StoredBlob
+) -> tuple[CaptureOut, bool]:
+    """The capture row for a stored upload, and its parse message; a blob no row took is removed.
+
+    False with the capture when a try of the same upload (its key) recorded it meanwhile."""
     factory = get_session_factory(database_url(get_settings()))
     try:
         with factory() as session:
@@ -82,11 +105,23 @@ def _record_and_queue(request: Request, incident_id: int, upload: UploadInfo, bl
             audit.record_request(request, session, "create", "capture", capture.id, incident_id, detail)
             session.commit()
             out = service.get_capture(session, capture.id)
+    except IntegrityError as exc:
+        blob_store().discard_new(blob)
+        earlier = _earlier_try(incident_id, upload.upload_key) if upload.upload_key else None
+        if earlier is None:
+            raise
+        log.info(
+            "upload key %r: recorded by a concurrent try as capture %s (%s)",
+            upload.upload_key,
+            earlier.id,
+            exc,
+        )
+        return earlier, False
     except BaseException:
-        discard_new_blob(blob)
+        blob_store().discard_new(blob)
         raise
     send_parse(capture.id, capture.parse_attempt)
-    return out
+    return out, True
 
 
 def _require_incident(principal: Principal, incident_id: int, upload: UploadInfo) -> None:
@@ -131,6 +166,14 @@ def upload_info(
         SingleLine | None,
         Query(description="The column (or JSON key) holding the time, for CSV and JSON-lines files"),
     ] = None,
+    idempotency_key: Annotated[
+        str | None,
+        Header(
+            alias="Idempotency-Key",
+            description="The same on every try of one upload: a repeat answers 200 with the capture "
+            "the first try made, and stores nothing",
+        ),
+    ] = None,
 ) -> UploadInfo:
     """The upload's description, checked before a byte of the body is read or stored."""
     clock_info = _json_param("clock", clock)
@@ -153,7 +196,17 @@ def upload_info(
         kind=kind,
         clock=clock_info,
         meta=_json_param("meta", meta),
+        upload_key=_upload_key(idempotency_key),
     )
+
+
+def _upload_key(value: str | None) -> str | None:
+    if value is None or not value.strip():
+        return None
+    key = value.strip()
+    if len(key) > UPLOAD_KEY_MAX or not key.isascii() or not key.isprintable():
+        raise Invalid(f"Idempotency-Key: up to {UPLOAD_KEY_MAX} printable ASCII characters, e.g. a UUID")
+    return key
 
 
 UploadDep = Annotated[UploadInfo, Depends(upload_info)]
@@ -172,12 +225,11 @@ BINARY_BODY: dict[str, Any] = {
     dependencies=[UPLOAD, SEE_INCIDENT],
 )
 async def upload_capture(
-    incident_id: int, request: Request, upload: UploadDep, principal: Uploader
+    incident_id: int, request: Request, response: Response, upload: UploadDep, principal: Uploader
 ) -> CaptureOut:
     """Store the raw body (plain, gzip or zstd) and queue it for parsing; returns at once."""
     await run_in_threadpool(_require_incident, principal, incident_id, upload)  # before a byte is stored
-    blob = await _store_body(request)
-    return await run_in_threadpool(_record_and_queue, request, incident_id, upload, blob)
+    return await _take_upload(request, response, incident_id, upload)
 
 
 @router.post(
@@ -188,6 +240,7 @@ async def upload_capture(
 )
 async def collector_upload(
     request: Request,
+    response: Response,
     upload: UploadDep,
     principal: Uploader,
     incident: Annotated[int | None, Query(description="Incident id (or watch=true)")] = None,
@@ -203,8 +256,28 @@ async def collector_upload(
     if incident is None:
         incident = await run_in_threadpool(_watch_stream, principal, upload)
     await run_in_threadpool(_require_incident, principal, incident, upload)
+    return await _take_upload(request, response, incident, upload)
+
+
+async def _take_upload(
+    request: Request, response: Response, incident_id: int, upload: UploadInfo
+) -> CaptureOut:
+    """Store and record the upload, unless an earlier try with its key did (then 200 and that capture)."""
+    if upload.upload_key is not None:
+        earlier = await run_in_threadpool(_earlier_try, incident_id, upload.upload_key)
+        if earlier is not None:
+            response.status_code = status.HTTP_200_OK
+            return earlier
     blob = await _store_body(request)
-    return await run_in_threadpool(_record_and_queue, request, incident, upload, blob)
+    capture, created = await run_in_threadpool(_record_and_queue, request, incident_id, upload, blob)
+    if not created:
+        response.status_code = status.HTTP_200_OK
+    return capture
+
+
+def _earlier_try(incident_id: int, upload_key: str) -> CaptureOut | None:
+    with get_session_factory(database_url(get_settings()))() as session:
+        return service.earlier_upload(session, incident_id, upload_key)
 
 
 def _watch_stream(principal: Principal, upload: UploadInfo) -> int:
@@ -279,9 +352,12 @@ def capture_documents(capture_id: int, session: SessionDep) -> list[DocumentOut]
 
 
 @router.get(
-    "/api/captures/{capture_id}/raw", response_class=FileResponse, dependencies=[RESPOND, SEE_CAPTURE]
+    "/api/captures/{capture_id}/raw",
+    response_class=StreamingResponse,
+    dependencies=[RESPOND, SEE_CAPTURE],
+    responses={200: {"content": {"application/octet-stream": {}}}},
 )
-def download_raw(capture_id: int, session: SessionDep, request: Request) -> FileResponse:
+def download_raw(capture_id: int, session: SessionDep, request: Request) -> StreamingResponse:
     """The upload as it was sent (an export: in the audit log)."""
     capture = service.require_capture(session, capture_id)
     audit.record_request(
@@ -289,4 +365,24 @@ def download_raw(capture_id: int, session: SessionDep, request: Request) -> File
     )
     session.commit()
     name = download_name(capture.filename, f"capture-{capture.id}")
-    return FileResponse(capture.blob_path, filename=name, media_type="application/octet-stream")
+    try:
+        raw = blob_store().open(capture.sha256)
+    except FileNotFoundError as exc:
+        raise NotFound(f"capture {capture_id}: its stored upload is missing from the blob store") from exc
+    except BlobStoreUnavailable as exc:
+        raise Unavailable(str(exc), STORE_RETRY_AFTER_S) from exc
+    return StreamingResponse(
+        _chunks_of(raw),
+        media_type="application/octet-stream",
+        headers={
+            "Content-Disposition": f'attachment; filename="{name}"',
+            "Content-Length": str(capture.size_bytes),
+        },
+    )
+
+
+def _chunks_of(raw: BinaryIO) -> Iterator[bytes]:
+    """The stored bytes in pieces (Starlette reads a sync iterator in its thread pool)."""
+    with raw:
+        while chunk := raw.read(RAW_CHUNK_BYTES):
+            yield chunk

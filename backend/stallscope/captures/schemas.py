@@ -37,6 +37,8 @@ class UploadInfo(BaseModel):
     clock: dict[str, Any] = {}
     """Clock anchors and how perf was told to record; see the README's clock section."""
     meta: dict[str, Any] = {}
+    upload_key: str | None = None
+    """The uploader's `Idempotency-Key`, the same on every try of one upload."""
 
 
 class DocumentOut(BaseModel):

@@ -8,11 +8,11 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from stallscope.blobs.store import StoredBlob
 from stallscope.captures import repository
 from stallscope.captures.schemas import CaptureOut, ClockOut, EventOut, UploadInfo, WarningOut
 from stallscope.incidents.service import require_incident
 from stallscope.ingest.clock import START_GIVEN_KEY
-from stallscope.kit.blobstore import StoredBlob
 from stallscope.kit.errors import Invalid, NotFound
 from stallscope.kit.text import strip_bidi_controls
 from stallscope.kit.units import parse_duration_ns, parse_wall_clock_ns
@@ -99,6 +99,12 @@ def get_capture(session: Session, capture_id: int) -> CaptureOut:
     return _outs(session, [require_capture(session, capture_id)])[0]
 
 
+def earlier_upload(session: Session, incident_id: int, upload_key: str) -> CaptureOut | None:
+    """What an earlier try of the upload with this key made (it may be in the trash since)."""
+    found = repository.with_upload_key(session, incident_id, upload_key)
+    return None if found is None else _outs(session, [found])[0]
+
+
 def clean_filename(filename: str) -> str:
     """Keep the base name only: it is shown to people and never used as a path."""
     name = strip_bidi_controls(Path(filename.replace("\\", "/")).name).strip()
@@ -146,7 +152,8 @@ def record_upload(session: Session, incident_id: int, upload: UploadInfo, blob: 
             compression=blob.compression.value,
             size_bytes=blob.size_bytes,
             size_uncompressed=blob.size_uncompressed,
-            blob_path=str(blob.path),
+            blob_path=blob.location,
+            upload_key=upload.upload_key,
         ),
     )
     session.refresh(capture)

@@ -20,7 +20,7 @@ import anyio
 from starlette.requests import ClientDisconnect
 from starlette.types import Receive
 
-from stallscope.kit.blobstore import BlobWriter, StoredBlob
+from stallscope.blobs.store import BlobUpload, StoredBlob
 
 BATCH_BYTES = 1 << 20
 BATCH_MAX_AGE_S = 1.0
@@ -43,7 +43,7 @@ class IdleLimit:
     min_bytes: int
 
 
-async def store_body(receive: Receive, writer: BlobWriter, limit: IdleLimit) -> StoredBlob:
+async def store_body(receive: Receive, writer: BlobUpload, limit: IdleLimit) -> StoredBlob:
     """Write the whole body through `writer` in a worker thread and commit it there."""
     async for batch in body_batches(receive, limit):
         await anyio.to_thread.run_sync(writer.write, batch)

@@ -136,7 +136,11 @@ def decompressing_reader(
 
 def open_capture(path: Path, report: ProblemReport | None = None) -> BinaryIO:
     """Open a capture file for reading its decompressed bytes (see `decompressing_reader`)."""
-    raw = open(path, "rb")  # noqa: SIM115 - ownership passes to the returned reader
+    return decompressed(open(path, "rb"), report)
+
+
+def decompressed(raw: io.BufferedReader, report: ProblemReport | None = None) -> BinaryIO:
+    """The decompressed bytes of a stored capture, whatever its compression; closing it closes `raw`."""
     try:
         compression = sniff_compression(raw.peek(4)[:4])
         return decompressing_reader(raw, compression, report, close_raw=True)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 class ServiceError(Exception):
     status_code = 400
+    retry_after_s: int | None = None
+    """When set, the answer's Retry-After: the caller may try again that many seconds later."""
 
 
 class Unauthorized(ServiceError):
@@ -39,3 +41,7 @@ class Unavailable(ServiceError):
     """Something the request needs is missing on this server (not the caller's fault)."""
 
     status_code = 503
+
+    def __init__(self, message: str, retry_after_s: int | None = None) -> None:
+        super().__init__(message)
+        self.retry_after_s = retry_after_s

@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session
 from stallscope.auth.guard import ADMIN, READ, RESPOND
 from stallscope.auth.principal import Principal
 from stallscope.auth.scope import SEE_CAPTURE, SEE_INCIDENT, principal_of
-from stallscope.config import get_settings
+from stallscope.blobs.configured import blob_store
 from stallscope.deps import SessionDep
 from stallscope.findings.tasks import COMPUTE_TASK
 from stallscope.incidents.schemas import IncidentOut
@@ -114,7 +114,7 @@ def purge_capture(capture_id: int, session: SessionDep, request: Request) -> Res
 
 def _commit_then_remove_blobs(session: Session, purged: Purged, started: float) -> None:
     session.commit()
-    blobs.remove_unreferenced(session, get_settings().blob_dir, purged.shas, started)
+    blobs.remove_unreferenced(session, blob_store(), purged.shas, started)
 
 
 @router.get("/api/retention", dependencies=[ADMIN])

@@ -5,8 +5,9 @@ from __future__ import annotations
 import logging
 import time
 from datetime import UTC, datetime
-from pathlib import Path
 
+from stallscope.blobs.configured import blob_store
+from stallscope.blobs.store import BlobStore
 from stallscope.config import get_settings
 from stallscope.db import get_session_factory
 from stallscope.deps import database_url
@@ -20,13 +21,13 @@ log = logging.getLogger(__name__)
 RETENTION_TASK = "lifecycle.retention"
 
 
-def run_retention(url: str, blob_dir: Path, now: datetime | None = None) -> RetentionReport:
+def run_retention(url: str, store: BlobStore, now: datetime | None = None) -> RetentionReport:
     """One run: everything the policy removes goes in one transaction; the blobs after it."""
     started = time.time()
     with get_session_factory(url)() as session:
         trashed, purged = service.apply_retention(session, now or datetime.now(UTC))
         session.commit()
-        removed = blobs.remove_unreferenced(session, blob_dir, purged.shas, started)
+        removed = blobs.remove_unreferenced(session, store, purged.shas, started)
     for incident_id in sorted({incident for _, incident in trashed}):
         enqueue(COMPUTE_TASK, incident_id)  # their findings no longer count what went to the trash
     report = RetentionReport(
@@ -43,4 +44,4 @@ def run_retention(url: str, blob_dir: Path, now: datetime | None = None) -> Rete
 @stallscope_task(RETENTION_TASK)
 def retention() -> None:
     settings = get_settings()
-    run_retention(database_url(settings), settings.blob_dir)
+    run_retention(database_url(settings), blob_store(settings))

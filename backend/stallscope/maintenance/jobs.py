@@ -8,11 +8,11 @@ from typing import Any
 
 import psycopg
 
+from stallscope.blobs.configured import blob_store
 from stallscope.captures.parse_queue import send_parse
 from stallscope.captures.recovery import find_and_requeue
 from stallscope.config import Settings
 from stallscope.db import raw_connection
-from stallscope.kit import blobstore
 from stallscope.lifecycle.tasks import RETENTION_TASK
 from stallscope.maintenance.loop import Job
 from stallscope.worker import enqueue, waiting_messages
@@ -46,17 +46,18 @@ def requeue_stalled_parses(database_url: str, stall_timeout_s: float) -> None:
 
 
 def sweep_incoming(settings: Settings) -> None:
-    """Remove temp files of uploads that stopped arriving (a console killed mid-upload)."""
+    """Remove what uploads that stopped arriving left behind (a console killed mid-upload)."""
     older_than = max(2 * settings.upload_idle_timeout_s, MIN_INCOMING_AGE_S)
-    removed = blobstore.remove_stale_incoming(settings.blob_dir, older_than)
+    removed = blob_store(settings).remove_stale_incoming(older_than)
     if removed:
-        log.info("removed %d temp files of uploads that never finished", removed)
+        log.info("removed %d leftovers of uploads that never finished", removed)
 
 
 def sweep_orphan_blobs(settings: Settings, database_url: str) -> None:
     """Remove stored uploads no capture refers to (an upload whose row was never written)."""
     cutoff = time.time() - ORPHAN_GRACE_S
-    candidates = {b.sha256: b for b in blobstore.stored_blobs(settings.blob_dir) if b.mtime < cutoff}
+    store = blob_store(settings)
+    candidates = {b.sha256 for b in store.stored_blobs() if b.mtime < cutoff}
     if not candidates:
         return
     with raw_connection(database_url, autocommit=True) as conn:
@@ -66,11 +67,7 @@ def sweep_orphan_blobs(settings: Settings, database_url: str) -> None:
                 "SELECT DISTINCT sha256 FROM captures WHERE sha256 = ANY(%s)", (list(candidates),)
             ).fetchall()
         }
-    removed = 0
-    for sha, blob in candidates.items():
-        if sha not in referenced:
-            blob.path.unlink(missing_ok=True)
-            removed += 1
+    removed = sum(store.remove_unless_touched(sha, cutoff) for sha in candidates if sha not in referenced)
     if removed:
         log.info("removed %d stored uploads that no capture refers to", removed)
 

@@ -54,5 +54,7 @@ class Capture(Base):
     """Times the console queued this parse again by itself since a person last queued it."""
     recovery_note: Mapped[str | None] = mapped_column(Text)
     """Why the console last queued it again, for the capture page."""
+    upload_key: Mapped[str | None] = mapped_column(Text)
+    """The uploader's `Idempotency-Key`: a second upload with it finds this capture instead."""
     deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     """Set while it is in the trash: hidden from its incident and the views until restored or purged."""

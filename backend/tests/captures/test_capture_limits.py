@@ -18,12 +18,12 @@ import psycopg
 import pytest
 from fastapi.testclient import TestClient
 
+from stallscope.blobs.configured import blob_store
 from stallscope.captures import service
 from stallscope.captures.schemas import UploadInfo
 from stallscope.config import get_settings
 from stallscope.db import get_session_factory
 from stallscope.ingest.limits import setting_name
-from stallscope.kit.blobstore import BlobWriter
 from tests.fixtures.factories import make_incident
 
 PARSE_TIMEOUT_S = 180
@@ -63,7 +63,7 @@ def parsed(
 ) -> dict[str, Any]:
     """Store `data` as an upload, parse it in a process whose environment sets `limits`, read it back."""
     settings = get_settings()
-    writer = BlobWriter(settings.blob_dir, settings.max_upload_bytes)
+    writer = blob_store(settings).start_upload(settings.max_upload_bytes)
     writer.write(data)
     blob = writer.commit()
     with get_session_factory(database_url)() as session:

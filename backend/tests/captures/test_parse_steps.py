@@ -19,6 +19,7 @@ from tests.captures.test_parse_writes import stored_capture
 Conn = psycopg.Connection[tuple[Any, ...]]
 
 JOB_MAY_IMPORT = (
+    "stallscope.blobs.",
     "stallscope.captures.host_clock",
     "stallscope.captures.parse_claim",
     "stallscope.captures.parse_steps",

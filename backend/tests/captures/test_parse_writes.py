@@ -15,13 +15,13 @@ import psycopg
 import pytest
 from fastapi.testclient import TestClient
 
+from stallscope.blobs.configured import blob_store
 from stallscope.captures import service
 from stallscope.captures.parsing import parse_capture
 from stallscope.captures.schemas import UploadInfo
 from stallscope.config import get_settings
 from stallscope.db import get_session_factory
 from stallscope.ingest import sample_store
-from stallscope.kit.blobstore import BlobWriter
 from tests.fixtures.factories import make_incident
 
 Conn = psycopg.Connection[tuple[Any, ...]]
@@ -61,7 +61,7 @@ def refusing_samples(db: Conn) -> Iterator[None]:
 
 def stored_capture(api: TestClient, database_url: str, data: bytes) -> int:
     settings = get_settings()
-    writer = BlobWriter(settings.blob_dir, settings.max_upload_bytes)
+    writer = blob_store(settings).start_upload(settings.max_upload_bytes)
     writer.write(data)
     blob = writer.commit()
     with get_session_factory(database_url)() as session:

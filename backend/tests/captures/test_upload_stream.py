@@ -26,6 +26,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from stallscope.commands.local_file import read_stream
+from stallscope.config import get_settings
 from stallscope.ingest.model import Sample
 from tests.fixtures.factories import make_incident, upload_bytes
 from tests.fixtures.worker import wait_parsed
@@ -68,13 +69,16 @@ def free_port() -> int:
 
 @pytest.fixture(scope="module")
 def server(database_url: str, admin_token: str) -> Iterator[Server]:
-    """uvicorn serving the app, its idle-upload timeout set low."""
+    """uvicorn serving the app, its idle-upload timeout set low; its uploads go where the session's
+    worker reads them."""
     data_dir = Path(tempfile.mkdtemp(prefix="stallscope-upload-"))
+    blob_dir = get_settings().blob_dir
     port = free_port()
     env = dict(
         os.environ,
         DATABASE_URL=database_url,
         STALLSCOPE_DATA_DIR=str(data_dir),
+        STALLSCOPE_BLOB_URL=f"file://{blob_dir}",
         STALLSCOPE_UPLOAD_IDLE_TIMEOUT_S=str(IDLE_TIMEOUT_S),
         STALLSCOPE_UPLOAD_IDLE_MIN_BYTES=str(IDLE_MIN_BYTES),
     )
@@ -87,7 +91,7 @@ def server(database_url: str, admin_token: str) -> Iterator[Server]:
             stdout=log,
             stderr=subprocess.STDOUT,
         )
-    up = Server(port, data_dir / "blobs", admin_token)
+    up = Server(port, blob_dir, admin_token)
     try:
         deadline = time.monotonic() + START_TIMEOUT_S
         while True:

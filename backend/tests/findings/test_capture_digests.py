@@ -13,6 +13,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import text
 
 from stallscope.analysis.findings.digest import VERSION, CaptureDigest, digest_from_json
+from stallscope.blobs.configured import blob_store
 from stallscope.captures import service
 from stallscope.captures.parsing import parse_capture
 from stallscope.captures.schemas import UploadInfo
@@ -20,7 +21,6 @@ from stallscope.config import get_settings
 from stallscope.db import get_session_factory
 from stallscope.findings import repository
 from stallscope.findings.digests import build_digest
-from stallscope.kit.blobstore import BlobWriter
 from tests.analysis.findings.lab import variant
 from tests.fixtures.corpus import corpus_file
 from tests.fixtures.factories import make_incident
@@ -31,7 +31,7 @@ Conn = psycopg.Connection[tuple[Any, ...]]
 def parsed(api: TestClient, database_url: str, path: Path) -> int:
     """The file stored as an upload is, then parsed here (never queued: the worker leaves it)."""
     settings = get_settings()
-    writer = BlobWriter(settings.blob_dir, settings.max_upload_bytes)
+    writer = blob_store(settings).start_upload(settings.max_upload_bytes)
     writer.write(path.read_bytes())
     blob = writer.commit()
     with get_session_factory(database_url)() as session:

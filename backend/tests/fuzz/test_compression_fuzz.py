@@ -28,8 +28,9 @@ import zstandard
 from hypothesis import event, given
 from hypothesis import strategies as st
 
+from stallscope.blobs.local import LocalBlobStore
+from stallscope.blobs.metering import CorruptCompression, UploadTooLarge
 from stallscope.ingest.model import ParseReport
-from stallscope.kit.blobstore import BlobWriter, CorruptCompression, UploadTooLarge
 from stallscope.kit.compression import decompressing_reader, sniff_compression
 from tests.fixtures.corpus import corpus_dir, corpus_missing
 from tests.fuzz.budget import fuzz_settings
@@ -142,8 +143,8 @@ class Read:
 
 
 def meter(root: Path, data: bytes, chunk: int) -> Metered:
-    """Upload `data` in `chunk`-byte pieces through the blob writer, as the upload route does."""
-    writer = BlobWriter(root, LIMIT)
+    """Upload `data` in `chunk`-byte pieces through the blob store, as the upload route does."""
+    writer = LocalBlobStore(root).start_upload(LIMIT)
     try:
         for start in range(0, len(data), chunk):
             writer.write(data[start : start + chunk])

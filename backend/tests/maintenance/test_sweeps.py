@@ -9,9 +9,10 @@ from pathlib import Path
 import psycopg
 from fastapi.testclient import TestClient
 
+from stallscope.blobs.configured import blob_store
+from stallscope.blobs.local import LocalBlobStore
 from stallscope.config import get_settings
 from stallscope.db import libpq_url
-from stallscope.kit.blobstore import BlobWriter
 from stallscope.maintenance.jobs import ORPHAN_GRACE_S, prune_bookkeeping, sweep_incoming, sweep_orphan_blobs
 from tests.fixtures.factories import make_incident, upload_bytes
 
@@ -40,21 +41,23 @@ def test_temp_files_of_uploads_that_stopped_are_removed(database_url: str) -> No
 def test_stored_uploads_no_capture_refers_to_are_removed(api: TestClient, database_url: str) -> None:
     settings = get_settings()
     kept = upload_bytes(api, make_incident(api)["id"], CAPTURE, "kept.txt")
-    writer = BlobWriter(settings.blob_dir, settings.max_upload_bytes)
+    store = blob_store(settings)
+    assert isinstance(store, LocalBlobStore)
+    writer = store.start_upload(settings.max_upload_bytes)
     writer.write(b"an upload whose capture row was never written\n")
-    orphan = writer.commit()
-    young_writer = BlobWriter(settings.blob_dir, settings.max_upload_bytes)
+    orphan = Path(writer.commit().location)
+    young_writer = store.start_upload(settings.max_upload_bytes)
     young_writer.write(b"an upload whose row is being written right now\n")
-    young = young_writer.commit()
-    kept_path = _blob_path(settings.blob_dir, kept["sha256"])
-    for path in (orphan.path, kept_path):
+    young = Path(young_writer.commit().location)
+    kept_path = store.path_of(kept["sha256"])
+    for path in (orphan, kept_path):
         _age(path, ORPHAN_GRACE_S + 60)
     sweep_orphan_blobs(settings, database_url)
-    assert not orphan.path.exists()
-    assert young.path.exists(), "inside the grace period a row may still be on its way"
+    assert not orphan.exists()
+    assert young.exists(), "inside the grace period a row may still be on its way"
     assert kept_path.exists()
     assert api.get(f"/api/captures/{kept['id']}/raw").status_code == 200
-    young.path.unlink()
+    young.unlink()
 
 
 def test_bookkeeping_prune_keeps_live_heartbeats(database_url: str) -> None:
@@ -69,7 +72,3 @@ def test_bookkeeping_prune_keeps_live_heartbeats(database_url: str) -> None:
         conn.execute("DELETE FROM worker_heartbeats WHERE name = 'live:2'")
     assert "gone:1" not in names
     assert "live:2" in names
-
-
-def _blob_path(root: Path, sha256: str) -> Path:
-    return root / sha256[:2] / sha256[2:4] / sha256
