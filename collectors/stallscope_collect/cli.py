@@ -14,6 +14,7 @@ from stallscope_collect.formatting import parse_size
 from stallscope_collect.perf.filters import parse_syscall_list
 from stallscope_collect.record.command import cmd_record
 from stallscope_collect.upload.commands import cmd_flush, cmd_upload
+from stallscope_collect.upload.sender import RETRY_AFTER_MAX_S
 from stallscope_collect.watch.command import cmd_watch
 
 KINDS = (
@@ -107,14 +108,15 @@ def _add_upload_flags(
         "--retries",
         type=int,
         default=retries,
-        help=f"retries on connection errors and 5xx (default: {retries})",
+        help=f"retries on connection errors, timeouts, 429 and 5xx (default: {retries})",
     )
     p.add_argument(
         "--retry-delay",
         type=float,
         default=1.0,
         metavar="SECONDS",
-        help="first backoff delay; doubles each retry, with jitter, capped at 30 s (default: 1)",
+        help="first backoff delay; doubles each retry, with jitter, capped at 30 s; a console's "
+        f"Retry-After is followed instead, up to {RETRY_AFTER_MAX_S:g} s (default: 1)",
     )
     p.add_argument(
         "--timeout",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -83,6 +84,7 @@ def test_upload_protocol(stub: StubServer, tmp_path: Path, capture_file: Path) -
     assert meta["target_pids"] == []
     assert req["headers"]["authorization"] == "Bearer s3cret-token"
     assert req["headers"]["content-type"] == "application/octet-stream"
+    assert re.fullmatch(r"[0-9a-f]{32}", req["headers"]["idempotency-key"]), "the capture's upload key"
     assert gzip.decompress(req["body"]) == capture_file.read_bytes()
     assert spool_files(spool) == [], "sent captures leave the spool"
     assert "uploaded cpu.perf.txt.gz" in result.stderr
@@ -165,6 +167,8 @@ def test_5xx_is_retried(stub: StubServer, tmp_path: Path, capture_file: Path) ->
     assert "retry 2 of 2" in result.stderr
     bodies = {bytes(r["body"]) for r in stub.requests}
     assert len(bodies) == 1, "every attempt sends the whole body again"
+    keys = {r["headers"]["idempotency-key"] for r in stub.requests}
+    assert len(keys) == 1, "and the same upload key"
 
 
 @pytest.mark.parametrize(

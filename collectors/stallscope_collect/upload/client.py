@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import email.utils
 import http.client
 import json
+import math
 import os
 import random
+import socket
 import time
 import urllib.error
 import urllib.parse
 import urllib.request
 from dataclasses import dataclass
+from datetime import timezone
 from typing import IO, Any, Callable
 
 from stallscope_collect import COLLECTOR
@@ -36,6 +40,8 @@ class ProgressReader:
 
 @dataclass
 class Attempt:
+    """What came of a POST: accepted, worth retrying or not, and the wait the console asked for."""
+
     ok: bool
     retryable: bool
     message: str
@@ -70,7 +76,10 @@ def _detail(body: bytes) -> str:
     return json.dumps(parsed)[:300]
 
 
-def post_once(url: str, body_path: str, token: str, timeout: float, console: Console, label: str) -> Attempt:
+def post_once(
+    url: str, body_path: str, token: str, key: str, timeout: float, console: Console, label: str
+) -> Attempt:
+    """One POST of a spooled body under its idempotency key; what came of it."""
     size = os.path.getsize(body_path)
     started = time.monotonic()
     shown = [started]
@@ -88,6 +97,7 @@ def post_once(url: str, body_path: str, token: str, timeout: float, console: Con
         "User-Agent": COLLECTOR,
         "Accept": "application/json",
         "X-Requested-With": COLLECTOR,
+        "Idempotency-Key": key,
     }
     try:
         with open(body_path, "rb") as f:
@@ -103,9 +113,13 @@ def post_once(url: str, body_path: str, token: str, timeout: float, console: Con
         if 300 <= status < 400:
             where = exc.headers.get("Location") if exc.headers else None
             detail = f"the server redirects to {where}; pass that as --server"
-        retry_after = _retry_after(exc.headers.get("Retry-After") if exc.headers else None)
+        retry_after = parse_retry_after(exc.headers.get("Retry-After") if exc.headers else None)
         retryable = status >= 500 or status in (408, 429)
         return Attempt(False, retryable, f"HTTP {status}: {detail}", status, None, retry_after)
+    except socket.timeout:
+        # The console may have taken the body and be slow to answer: the retry repeats the key.
+        netloc = urllib.parse.urlsplit(url).netloc
+        return Attempt(False, True, f"no answer from {netloc} within {timeout:g} s")
     except (urllib.error.URLError, http.client.HTTPException, OSError) as exc:
         reason = getattr(exc, "reason", None) or exc
         return Attempt(False, True, f"cannot reach {urllib.parse.urlsplit(url).netloc}: {reason}")
@@ -129,14 +143,27 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
 _OPENER = urllib.request.build_opener(_NoRedirect)
 
 
-def _retry_after(value: str | None) -> float | None:
+def parse_retry_after(value: str | None, now_s: float | None = None) -> float | None:
+    """A Retry-After header in seconds from now, given as seconds or as an HTTP date; None when
+    absent or unreadable. Not capped here: the sender decides how long it is willing to wait."""
     if not value:
         return None
     try:
-        seconds = float(value)
+        seconds = float(value.strip())
     except ValueError:
+        return _seconds_until(value, time.time() if now_s is None else now_s)
+    return seconds if math.isfinite(seconds) and seconds >= 0 else None
+
+
+def _seconds_until(http_date: str, now_s: float) -> float | None:
+    """Seconds from `now_s` to an HTTP date (0 when it has passed); None when it is no date."""
+    try:
+        when = email.utils.parsedate_to_datetime(http_date.strip())
+    except (TypeError, ValueError, IndexError):  # Python < 3.10 raises TypeError on garbage
         return None
-    return seconds if 0 <= seconds <= 120 else None
+    if when.tzinfo is None:  # asctime's form, or `-0000`: HTTP dates are in GMT
+        when = when.replace(tzinfo=timezone.utc)
+    return max(0.0, when.timestamp() - now_s)
 
 
 def backoff_delay(attempt: int, base: float, cap: float = 30.0) -> float:

@@ -10,12 +10,21 @@ import re
 import shutil
 import tempfile
 import time
+import uuid
 from dataclasses import dataclass
 from typing import IO, Any
 
 from stallscope_collect.console import Console
 from stallscope_collect.files import read_text, unlink_quietly, write_json
 from stallscope_collect.formatting import fmt_bytes
+
+_UPLOAD_KEY = re.compile(r"[0-9A-Za-z_-]{1,128}")
+"""What an upload key may look like: it goes into a header, so a hand-edited sidecar cannot break it."""
+
+
+def new_upload_key() -> str:
+    """Random, not derived from the body: two identical captures are still two captures."""
+    return uuid.uuid4().hex
 
 
 @dataclass
@@ -67,6 +76,7 @@ class Spool:
             raise
         info = dict(info)
         info.update({"version": 1, "source": os.path.abspath(source), "spooled_at_ns": time.time_ns()})
+        info["upload_key"] = new_upload_key()
         info.setdefault("attempts", 0)
         write_json(sidecar, info)
         console.info(f"spooled {info['filename']} ({fmt_bytes(os.path.getsize(body))} compressed)")
@@ -96,6 +106,19 @@ class Spool:
 
     def update(self, entry: SpoolEntry) -> None:
         write_json(entry.sidecar_path, entry.info)
+
+    def upload_key(self, entry: SpoolEntry) -> str:
+        """The entry's idempotency key, which every POST of it carries so that the console can tell
+        a repeat (a response lost, a retry, a later flush) from a new capture. Sidecars spooled
+        before keys existed get one here, written to the sidecar before it is first used: a key
+        that a restart could forget would not stop a duplicate. OSError when it cannot be written."""
+        key = entry.info.get("upload_key")
+        if isinstance(key, str) and _UPLOAD_KEY.fullmatch(key):
+            return key
+        fresh = new_upload_key()
+        self.update(SpoolEntry(entry.sidecar_path, entry.body_path, {**entry.info, "upload_key": fresh}))
+        entry.info["upload_key"] = fresh
+        return fresh
 
     def clean(self) -> None:
         """Drop temporary files and bodies without a sidecar left by a process killed mid-way."""

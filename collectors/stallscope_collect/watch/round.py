@@ -3,6 +3,7 @@ plan, the recording, the snapshot when it changed, and its files kept or sent to
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import time
 from datetime import datetime, timezone
@@ -96,7 +97,9 @@ def _record_and_deliver(
             tracker.sent(hashes)
         report.delivery = f"kept in {outdir}"
         return
-    _send(cfg, cfg.server, cfg.settings, report, files, hashes, tracker, quiet)
+    # A stop signal ends any wait for a retry: what the console refused waits in the spool.
+    settings = dataclasses.replace(cfg.settings, stop=stop.event)
+    _send(cfg, cfg.server, settings, report, files, hashes, tracker, quiet)
 
 
 def _send(
