@@ -60,6 +60,13 @@ class Settings(BaseSettings):
     Checked on every request: a web page that rebinds its own DNS name to this address cannot
     read the console, because its requests carry that foreign name.
     """
+    max_concurrent_uploads: int = Field(default=32, ge=1)
+    """Uploads one API process takes at once; past it uploads are refused (503, Retry-After) before
+    their body is read, and collectors send them again later."""
+    uploads_per_minute: float = Field(default=120.0, gt=0)
+    """Uploads per minute one token (or session) may send, with bursts of a minute's worth; past it
+    429 with Retry-After."""
+    upload_busy_retry_after_s: int = Field(default=5, ge=1)
     upload_idle_timeout_s: float = 30.0
     """An upload that delivers less than `upload_idle_min_bytes` in this long is dropped (408)."""
     upload_idle_min_bytes: int = 1024

@@ -20,6 +20,8 @@ from stallscope.captures.router import router as captures_router
 from stallscope.config import get_settings
 from stallscope.diff.router import router as diff_router
 from stallscope.events.router import router as events_router
+from stallscope.exposition.router import ScraperPath
+from stallscope.exposition.router import router as exposition_router
 from stallscope.findings.router import router as findings_router
 from stallscope.flame.router import router as flame_router
 from stallscope.frontend_dist import frontend_dist
@@ -102,11 +104,13 @@ def create_app() -> FastAPI:
     app.include_router(interop_router)
     app.include_router(postmortem_router)
     app.include_router(watch_router)
+    app.include_router(exposition_router)
     forgotten = undeclared_routes(app.openapi())
     if forgotten:
         raise RuntimeError(f"API routes without a permission (see auth/guard.py): {', '.join(forgotten)}")
     _mount_frontend(app, frontend_dist())
     app.add_middleware(ParameterGuard)
     app.add_middleware(BrowserGuard, allowed_hosts=get_settings().allowed_host_names)
+    app.add_middleware(ScraperPath)
     app.add_middleware(ServerTiming)  # outermost: the whole of the console's time
     return app

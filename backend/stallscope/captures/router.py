@@ -21,6 +21,7 @@ from stallscope.blobs.configured import blob_store
 from stallscope.blobs.metering import CorruptCompression, UploadTooLarge
 from stallscope.blobs.store import BlobStoreUnavailable, BlobUpload, StoredBlob
 from stallscope.captures import repository, service
+from stallscope.captures.backpressure import UploadSlot
 from stallscope.captures.parse_queue import send_parse
 from stallscope.captures.schemas import CaptureOut, DocumentOut, ShiftRequest, StartRequest, UploadInfo
 from stallscope.captures.upload_stream import IdleLimit, UploadStalled, store_body
@@ -210,6 +211,14 @@ def _upload_key(value: str | None) -> str | None:
 
 
 UploadDep = Annotated[UploadInfo, Depends(upload_info)]
+UPLOAD_ANSWERS: dict[int | str, dict[str, Any]] = {
+    200: {
+        "model": CaptureOut,
+        "description": "A repeat of an Idempotency-Key: the capture its first try made",
+    },
+    429: {"description": "This credential sent too many uploads: send it again after Retry-After seconds"},
+    503: {"description": "Too many uploads at once, or the blob store is away: again after Retry-After"},
+}
 BINARY_BODY: dict[str, Any] = {
     "requestBody": {
         "required": True,
@@ -222,10 +231,16 @@ BINARY_BODY: dict[str, Any] = {
     "/api/incidents/{incident_id}/captures",
     status_code=status.HTTP_202_ACCEPTED,
     openapi_extra=BINARY_BODY,
+    responses=UPLOAD_ANSWERS,
     dependencies=[UPLOAD, SEE_INCIDENT],
 )
 async def upload_capture(
-    incident_id: int, request: Request, response: Response, upload: UploadDep, principal: Uploader
+    incident_id: int,
+    request: Request,
+    response: Response,
+    upload: UploadDep,
+    principal: Uploader,
+    _: UploadSlot,
 ) -> CaptureOut:
     """Store the raw body (plain, gzip or zstd) and queue it for parsing; returns at once."""
     await run_in_threadpool(_require_incident, principal, incident_id, upload)  # before a byte is stored
@@ -236,6 +251,7 @@ async def upload_capture(
     "/api/collector/captures",
     status_code=status.HTTP_202_ACCEPTED,
     openapi_extra=BINARY_BODY,
+    responses=UPLOAD_ANSWERS,
     dependencies=[UPLOAD],
 )
 async def collector_upload(
@@ -243,6 +259,7 @@ async def collector_upload(
     response: Response,
     upload: UploadDep,
     principal: Uploader,
+    _: UploadSlot,
     incident: Annotated[int | None, Query(description="Incident id (or watch=true)")] = None,
     watch: Annotated[
         bool, Query(description="Send to the host's watch stream (made at its first upload) instead")

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import psycopg
 
 from stallscope.db import libpq_url
+from stallscope.exposition.queue_state import QueueState, queue_state
 from stallscope.worker import waiting_messages
 
 CONNECT_TIMEOUT_S = 2
@@ -22,6 +23,8 @@ WORKER_SILENT_AFTER_S = 30
 class Check:
     ok: bool
     detail: str
+    count: int | None = None
+    """What the check counted, where it counts something (the broker: messages waiting)."""
 
 
 def check_database(database_url: str) -> Check:
@@ -38,7 +41,12 @@ def check_broker() -> Check:
         waiting = waiting_messages()
     except Exception as exc:  # kombu and its transports raise a variety
         return Check(False, f"unreachable: {_first_line(exc)}")
-    return Check(True, f"{waiting} parse messages waiting")
+    return Check(True, f"{waiting} parse messages waiting", waiting)
+
+
+def read_queue(database_url: str, broker_messages: int | None) -> QueueState:
+    with psycopg.connect(libpq_url(database_url), connect_timeout=CONNECT_TIMEOUT_S, autocommit=True) as conn:
+        return queue_state(conn, broker_messages)
 
 
 def check_workers(database_url: str) -> Check:

@@ -1,6 +1,6 @@
 """HTTP routes of watch mode: signatures (responders write them), webhooks (admins: their URLs may
-carry secrets), alerts, watch streams, and `/api/watch/metrics` for Prometheus (a read token as
-bearer). Not `/metrics`: that is the console's metrics view, which a browser opens by that path."""
+carry secrets), alerts and watch streams. Matches per signature and host are in the console's
+Prometheus exposition (`exposition/router.py`)."""
 
 from __future__ import annotations
 
@@ -126,9 +126,3 @@ def open_incident(
 def list_streams(session: SessionDep) -> list[WatchStreamOut]:
     """Hosts sending watch captures, each with its stream (an incident id every view takes)."""
     return service.streams(session)
-
-
-@router.get("/api/watch/metrics", dependencies=[READ], response_class=Response)
-def metrics(session: SessionDep) -> Response:
-    """Prometheus text exposition: signature matches per signature and host."""
-    return Response(service.metrics_text(session), media_type="text/plain; version=0.0.4; charset=utf-8")

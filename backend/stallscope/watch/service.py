@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 
 from stallscope.analysis.signatures import Rule, RuleError
 from stallscope.captures.service import copy_capture
+from stallscope.exposition.text import label, metric
 from stallscope.findings.service import set_baseline
 from stallscope.incidents.schemas import IncidentCreate
 from stallscope.incidents.service import create_incident
@@ -283,26 +284,26 @@ def streams(session: Session) -> list[WatchStreamOut]:
 # -- Prometheus ---------------------------------------------------------------------------------
 
 
-def _label(value: str) -> str:
-    """A label value in the text exposition format: backslash, quote and newline escaped."""
-    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
-
-
-def metrics_text(session: Session) -> str:
-    """The exposition: windows matched per signature and host (a counter over the alerts kept),
-    and the signatures defined."""
-    lines = [
-        "# HELP stallscope_signature_matches_total Watch windows in which a signature matched, by host.",
-        "# TYPE stallscope_signature_matches_total counter",
+def metrics_lines(session: Session) -> list[str]:
+    """Windows matched per signature and host (a counter over the alerts kept), and the signatures
+    defined; part of the console's exposition (`exposition/router.py`)."""
+    matches = [
+        (f'signature="{label(signature)}",host="{label(host)}"', count)
+        for signature, host, count in repository.match_counts(session)
     ]
-    for signature, host, count in repository.match_counts(session):
-        labels = f'signature="{_label(signature)}",host="{_label(host)}"'
-        lines.append(f"stallscope_signature_matches_total{{{labels}}} {count}")
+    lines = metric(
+        "stallscope_signature_matches_total",
+        "counter",
+        "Watch windows in which a signature matched, by host.",
+        matches,
+    )
     signatures = repository.list_signatures(session)
-    lines += [
-        "# HELP stallscope_signatures Signatures defined, by whether they are enabled.",
-        "# TYPE stallscope_signatures gauge",
-        f'stallscope_signatures{{enabled="true"}} {sum(1 for s in signatures if s["enabled"])}',
-        f'stallscope_signatures{{enabled="false"}} {sum(1 for s in signatures if not s["enabled"])}',
-    ]
-    return "\n".join(lines) + "\n"
+    enabled = sum(1 for s in signatures if s["enabled"])
+    defined = len(signatures)
+    lines += metric(
+        "stallscope_signatures",
+        "gauge",
+        "Signatures defined, by whether they are enabled.",
+        [('enabled="true"', enabled), ('enabled="false"', defined - enabled)],
+    )
+    return lines

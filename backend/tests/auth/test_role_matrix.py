@@ -101,7 +101,7 @@ EXPECTED: dict[tuple[str, str], Permission | None] = {
     ("GET", "/api/alerts"): R,
     ("POST", "/api/alerts/{alert_id}/incident"): W,
     ("GET", "/api/watch/streams"): R,
-    ("GET", "/api/watch/metrics"): R,
+    ("GET", "/api/metrics"): R,
     ("PATCH", "/api/incidents/{incident_id}"): W,
     ("DELETE", "/api/incidents/{incident_id}"): W,
     ("POST", "/api/incidents/{incident_id}/restore"): W,

@@ -1,7 +1,7 @@
 """Watch mode through the real worker and a real HTTP receiver: a host's watch uploads go to its
 stream, a signature matching the bad run raises one alert, sent once to each webhook in its shape
 with a link to the evidence; a second match within the cool-down joins it and sends nothing;
-`/api/watch/metrics` counts both; an incident opens from the alert with the matching captures."""
+`/api/metrics` counts both; an incident opens from the alert with the matching captures."""
 
 from __future__ import annotations
 
@@ -171,7 +171,7 @@ def test_a_match_within_the_cool_down_joins_the_alert_and_sends_nothing(
     time.sleep(1)  # a second POST, were one sent, would be queued right after the parse
     assert len(posted(receiver, "/hook")) == 2
 
-    metrics = api.get("/api/watch/metrics")
+    metrics = api.get("/api/metrics")
     assert metrics.status_code == 200
     assert metrics.headers["content-type"].startswith("text/plain")
     lines = metrics.text.splitlines()
@@ -280,7 +280,7 @@ def test_a_signature_that_cannot_be_evaluated_is_refused(api: TestClient) -> Non
 
 def test_metrics_need_a_read_token(anonymous: TestClient) -> None:
     """Prometheus scrapes with a personal API token as bearer (`authorization` in its job)."""
-    assert anonymous.get("/api/watch/metrics").status_code == 401
+    assert anonymous.get("/api/metrics").status_code == 401
 
 
 def test_a_second_signature_or_webhook_of_one_name_is_refused(

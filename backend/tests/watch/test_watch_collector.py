@@ -4,7 +4,7 @@ lock convoy halfway, a real console and worker, and a real HTTP receiver for the
 The workload is the lab's lock-convoy program: its fixed variant for the first rounds, then its bad
 one. A signature on off-CPU time in `__lll_lock_wait` must raise exactly one alert, after the
 switch, naming itself and the host; the receiver must get exactly one POST whose link opens the
-evidence; `/api/watch/metrics` must count the windows that matched.
+evidence; `/api/metrics` must count the windows that matched.
 """
 
 from __future__ import annotations
@@ -178,7 +178,7 @@ def test_exactly_one_alert_reaches_the_receiver_after_the_switch(
     assert flame.status_code == 200, flame.text
     assert query["q"] in flame.text  # the matched frame the link searches for is in that graph
 
-    metrics = api.get("/api/watch/metrics").text.splitlines()
+    metrics = api.get("/api/metrics").text.splitlines()
     line = f'stallscope_signature_matches_total{{signature="{SIGNATURE["name"]}",host="{HOST}"}}'
     [counted] = [m for m in metrics if m.startswith(line + " ")]
     assert int(counted.split()[-1]) == alert["matches"] >= 1

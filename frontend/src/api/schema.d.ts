@@ -1504,7 +1504,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/watch/metrics": {
+    "/api/metrics": {
         parameters: {
             query?: never;
             header?: never;
@@ -1513,9 +1513,9 @@ export interface paths {
         };
         /**
          * Metrics
-         * @description Prometheus text exposition: signature matches per signature and host.
+         * @description Signature matches by host, the parse queue and its lag, and this process's upload gate.
          */
-        get: operations["metrics_api_watch_metrics_get"];
+        get: operations["metrics_api_metrics_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2547,6 +2547,7 @@ export interface components {
             /** Version */
             version: string;
             checks: components["schemas"]["ChecksOut"];
+            queue: components["schemas"]["QueueOut"] | null;
         };
         /**
          * HeatmapOut
@@ -3125,6 +3126,22 @@ export interface components {
             pid: number | null;
             /** Samples */
             samples: number;
+        };
+        /**
+         * QueueOut
+         * @description How far behind parsing is; not part of the status (a long queue is slow, not down).
+         */
+        QueueOut: {
+            /** Queued */
+            queued: number;
+            /** Parsing */
+            parsing: number;
+            /** Oldest Queued S */
+            oldest_queued_s: number | null;
+            /** Broker Messages */
+            broker_messages: number | null;
+            /** Uploads In Flight */
+            uploads_in_flight: number;
         };
         /**
          * RedactionChoice
@@ -4862,7 +4879,10 @@ export interface operations {
                 /** @description The column (or JSON key) holding the time, for CSV and JSON-lines files */
                 time_column?: string | null;
             };
-            header?: never;
+            header?: {
+                /** @description The same on every try of one upload: a repeat answers 200 with the capture the first try made, and stores nothing */
+                "Idempotency-Key"?: string | null;
+            };
             path: {
                 incident_id: number;
             };
@@ -4874,6 +4894,15 @@ export interface operations {
             };
         };
         responses: {
+            /** @description A repeat of an Idempotency-Key: the capture its first try made */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CaptureOut"];
+                };
+            };
             /** @description Successful Response */
             202: {
                 headers: {
@@ -4891,6 +4920,20 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
+            };
+            /** @description This credential sent too many uploads: send it again after Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many uploads at once, or the blob store is away: again after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -4920,7 +4963,10 @@ export interface operations {
                 /** @description The column (or JSON key) holding the time, for CSV and JSON-lines files */
                 time_column?: string | null;
             };
-            header?: never;
+            header?: {
+                /** @description The same on every try of one upload: a repeat answers 200 with the capture the first try made, and stores nothing */
+                "Idempotency-Key"?: string | null;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4930,6 +4976,15 @@ export interface operations {
             };
         };
         responses: {
+            /** @description A repeat of an Idempotency-Key: the capture its first try made */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CaptureOut"];
+                };
+            };
             /** @description Successful Response */
             202: {
                 headers: {
@@ -4947,6 +5002,20 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
+            };
+            /** @description This credential sent too many uploads: send it again after Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too many uploads at once, or the blob store is away: again after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -7113,7 +7182,7 @@ export interface operations {
             };
         };
     };
-    metrics_api_watch_metrics_get: {
+    metrics_api_metrics_get: {
         parameters: {
             query?: never;
             header?: never;

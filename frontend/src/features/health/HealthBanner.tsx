@@ -4,10 +4,17 @@ import './health.css';
 
 const POLL_MS = 15_000;
 
-/** Says, on every page, when a part of the console is down; nothing while all is well. */
+/** Says, on every page, when a part of the console is down or parsing is far behind; nothing while all is well. */
 export function HealthBanner() {
   const health = useQuery({ queryKey: ['health'], queryFn: fetchHealth, refetchInterval: POLL_MS, staleTime: 0 });
-  if (!health.data || health.data.ok) return null;
+  if (!health.data) return null;
+  if (health.data.ok) {
+    return health.data.backlog === null ? null : (
+      <div className="banner health-banner" role="status" data-testid="backlog-banner">
+        {health.data.backlog}
+      </div>
+    );
+  }
   const problems = healthProblems(health.data);
   return (
     <div className="banner banner--error health-banner" role="alert" data-testid="health-banner">

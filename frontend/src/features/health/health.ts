@@ -11,6 +11,20 @@ export type HealthCheck = Schemas['CheckOut'];
 export interface Health {
   ok: boolean;
   checks: Record<string, HealthCheck>;
+  /** Parsing far behind uploads (an upload storm, too few workers), in a sentence; null when it keeps up. */
+  backlog: string | null;
+}
+
+/** A parse lag past this is worth saying on every page: a flame graph will be late. */
+export const BACKLOG_NOTICE_S = 120;
+
+/** How far behind parsing is, when it is behind enough to say. */
+export function backlogOf(queue: Schemas['QueueOut'] | null): string | null {
+  const lag = queue?.oldest_queued_s ?? 0;
+  if (queue === null || lag < BACKLOG_NOTICE_S) return null;
+  const minutes = Math.round(lag / 60);
+  const waiting = queue.queued === 1 ? '1 capture waits' : `${queue.queued} captures wait`;
+  return `Parsing is behind: ${waiting} for a worker, the oldest for ${minutes} min. They are parsed in turn; more workers catch up sooner.`;
 }
 
 const CONSEQUENCES: Record<string, string> = {
@@ -27,19 +41,23 @@ export function healthProblems(health: Health): string[] {
 }
 
 /** The console's report (the same body whether it answered 200 or 503). */
-export const healthOf = (report: Schemas['HealthOut']): Health => ({ ok: report.status === 'ok', checks: { ...report.checks } });
+export const healthOf = (report: Schemas['HealthOut']): Health => ({
+  ok: report.status === 'ok',
+  checks: { ...report.checks },
+  backlog: backlogOf(report.queue),
+});
 
 export async function fetchHealth(): Promise<Health> {
   let res: Response;
   try {
     res = await fetch(apiUrl('/api/health'), { headers: REQUEST_HEADERS });
   } catch {
-    return { ok: false, checks: { api: { ok: false, detail: 'the console is not answering' } } };
+    return { ok: false, checks: { api: { ok: false, detail: 'the console is not answering' } }, backlog: null };
   }
   // A proxy in front of a stopped console answers with a page of its own, not the report.
   try {
     return healthOf((await res.json()) as Schemas['HealthOut']);
   } catch {
-    return { ok: false, checks: { api: { ok: false, detail: `HTTP ${res.status} without a health report` } } };
+    return { ok: false, checks: { api: { ok: false, detail: `HTTP ${res.status} without a health report` } }, backlog: null };
   }
 }
