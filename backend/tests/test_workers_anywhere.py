@@ -29,6 +29,10 @@ from tests.fixtures.object_store import ObjectStoreServer
 from tests.fixtures.people import bearer
 from tests.fixtures.processes import free_port, wait_until
 
+# What this shares is the object store; how records are stored is the other tests' concern (and the
+# storm benchmark runs this wiring on TimescaleDB): the plain-PostgreSQL half runs it once.
+pytestmark = pytest.mark.storage_neutral
+
 STEP_TIMEOUT_S = 180
 BIG_SAMPLES = 600_000
 """Enough for a parse of several seconds, so that it can be caught in the middle."""

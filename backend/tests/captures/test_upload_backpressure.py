@@ -22,6 +22,8 @@ from tests.fixtures.factories import make_incident
 from tests.fixtures.people import bearer
 from tests.fixtures.processes import free_port
 
+pytestmark = pytest.mark.storage_neutral  # the gate acts before anything is stored
+
 CAPTURE = b"svc 42/42 [001] 10.000100: 1000 cpu-clock:\n\t    1111 handle (/usr/bin/svc)\n\n"
 
 

@@ -23,6 +23,8 @@ from stallscope.db import get_session_factory
 from tests.fixtures.factories import make_incident
 from tests.fixtures.people import bearer
 
+pytestmark = pytest.mark.storage_neutral  # an upload's key is looked up the same way on either storage path
+
 CAPTURE = b"svc 42/42 [001] 10.000100: 1000 cpu-clock:\n\t    1111 handle (/usr/bin/svc)\n\n"
 
 

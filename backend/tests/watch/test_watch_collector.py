@@ -178,7 +178,7 @@ def test_exactly_one_alert_reaches_the_receiver_after_the_switch(
     assert flame.status_code == 200, flame.text
     assert query["q"] in flame.text  # the matched frame the link searches for is in that graph
 
-    metrics = api.get("/api/metrics").text.splitlines()
+    metrics = api.get("/metrics", headers={"Accept": "text/plain"}).text.splitlines()  # as Prometheus asks
     line = f'stallscope_signature_matches_total{{signature="{SIGNATURE["name"]}",host="{HOST}"}}'
     [counted] = [m for m in metrics if m.startswith(line + " ")]
     assert int(counted.split()[-1]) == alert["matches"] >= 1

@@ -1,0 +1,200 @@
+"""The production wiring on loopback, for the upload storm: Redis, an S3-compatible object store,
+PostgreSQL (with TimescaleDB when its build is beside the checkout), the API and two workers, each
+console process in a data directory of its own as on separate hosts.
+
+The object store is S3Proxy, the server the test command installs (`backend/tests/fixtures/
+object_store.py`); the TimescaleDB build is the one the tests load. `Stack` stops everything it
+started, in reverse order, whatever happened.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+
+BENCH = Path(__file__).resolve().parent
+BACKEND = BENCH.parent / "backend"
+sys.path.insert(0, str(BACKEND))
+
+START_TIMEOUT_S = 120
+S3_KEY, S3_SECRET = "storm", "storm-secret"
+
+
+@dataclass
+class Stack:
+    api_url: str
+    database_url: str
+    database_kind: str
+    blob_url: str
+    s3_environment: dict[str, str]
+    logs: dict[str, Path] = field(default_factory=dict)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def _wait(check: object, what: str, process: subprocess.Popen[bytes], log: Path) -> None:
+    deadline = time.monotonic() + START_TIMEOUT_S
+    while not check():  # type: ignore[operator]
+        if process.poll() is not None:
+            raise RuntimeError(f"{what} exited early:\n{log.read_text(errors='replace')[-3000:]}")
+        if time.monotonic() > deadline:
+            raise RuntimeError(
+                f"{what} not up after {START_TIMEOUT_S} s:\n{log.read_text(errors='replace')[-3000:]}"
+            )
+        time.sleep(0.2)
+
+
+@contextmanager
+def _process(
+    command: list[str], log: Path, env: dict[str, str] | None = None
+) -> Iterator[subprocess.Popen[bytes]]:
+    with open(log, "wb") as out:
+        process = subprocess.Popen(
+            command, stdout=out, stderr=subprocess.STDOUT, env=env, start_new_session=True
+        )
+    try:
+        yield process
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGTERM)
+            try:
+                process.wait(30)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+
+
+def _answers_tcp(port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+            return True
+    except OSError:
+        return False
+
+
+@contextmanager
+def _database(folder: Path) -> Iterator[tuple[str, str]]:
+    """(URL, what it is): TimescaleDB when the build is there, else the embedded PostgreSQL."""
+    from stallscope.embedded import start_embedded_postgres
+    from tests.fixtures.timescaledb_server import timescaledb_missing, timescaledb_server
+
+    missing = timescaledb_missing()
+    if missing is None:
+        with timescaledb_server() as url:
+            yield url, "PostgreSQL 18 with TimescaleDB"
+        return
+    print(f"TimescaleDB is not here ({missing}): plain PostgreSQL instead")
+    yield start_embedded_postgres(folder / "pgdata"), "PostgreSQL 18 (embedded, no TimescaleDB)"
+
+
+@contextmanager
+def production_stack(folder: Path, workers: int = 2, worker_concurrency: int = 1) -> Iterator[Stack]:
+    from stallscope.migrate import upgrade_to_head
+    from tests.fixtures.object_store import JAR, missing_reason
+
+    reason = missing_reason()
+    if reason is not None:
+        raise SystemExit(f"the object store cannot start: {reason} (run the README's test command once)")
+    redis = shutil.which("redis-server")
+    if redis is None:
+        raise SystemExit("redis-server is not installed (apt-get install redis-server)")
+    logs: dict[str, Path] = {}
+    folder.mkdir(parents=True, exist_ok=True)
+    with ExitStack() as stack:
+        database_url, kind = stack.enter_context(_database(folder))
+        upgrade_to_head(database_url)
+
+        redis_port = free_port()
+        logs["redis"] = folder / "redis.log"
+        process = stack.enter_context(
+            _process(
+                [redis, "--port", str(redis_port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+                logs["redis"],
+            )
+        )
+        _wait(lambda: _answers_tcp(redis_port), "redis", process, logs["redis"])
+
+        s3_port = free_port()
+        endpoint = f"http://127.0.0.1:{s3_port}"
+        (folder / "objects").mkdir()
+        properties = folder / "s3proxy.properties"
+        properties.write_text(
+            f"s3proxy.endpoint={endpoint}\ns3proxy.authorization=aws-v2-or-v4\n"
+            f"s3proxy.identity={S3_KEY}\ns3proxy.credential={S3_SECRET}\n"
+            f"jclouds.provider=filesystem-nio2\njclouds.filesystem.basedir={folder / 'objects'}\n"
+        )
+        logs["object store"] = folder / "s3proxy.log"
+        process = stack.enter_context(
+            _process(
+                ["java", "-Xmx1g", "-jar", str(JAR), "--properties", str(properties)], logs["object store"]
+            )
+        )
+        _wait(lambda: _answers_tcp(s3_port), "S3Proxy", process, logs["object store"])
+
+        s3_environment = {
+            "AWS_ENDPOINT_URL_S3": endpoint,
+            "AWS_ACCESS_KEY_ID": S3_KEY,
+            "AWS_SECRET_ACCESS_KEY": S3_SECRET,
+            "AWS_REGION": "us-east-1",
+        }
+        blob_url = "s3://storm/raw"
+        shared = {
+            **os.environ,
+            **s3_environment,
+            "DATABASE_URL": database_url,
+            "CELERY_BROKER_URL": f"redis://127.0.0.1:{redis_port}/0",
+            "STALLSCOPE_BLOB_URL": blob_url,
+            "PYTHONPATH": str(BACKEND),
+        }
+        api_port = free_port()
+        console = [sys.executable, "-m", "stallscope"]
+        logs["api"] = folder / "api" / "out.log"
+        logs["api"].parent.mkdir()
+        api = stack.enter_context(
+            _process(
+                [*console, "serve", "--no-worker", "--port", str(api_port)],
+                logs["api"],
+                {**shared, "STALLSCOPE_DATA_DIR": str(logs["api"].parent)},
+            )
+        )
+        api_url = f"http://127.0.0.1:{api_port}"
+        _wait(lambda: _healthy(api_url, any_status=True), "API", api, logs["api"])
+        for number in range(1, workers + 1):
+            name = f"worker {number}"
+            logs[name] = folder / f"worker-{number}" / "out.log"
+            logs[name].parent.mkdir()
+            worker = stack.enter_context(
+                _process(
+                    [*console, "worker", "--concurrency", str(worker_concurrency)],
+                    logs[name],
+                    {**shared, "STALLSCOPE_DATA_DIR": str(logs[name].parent)},
+                )
+            )
+            log = logs[name]
+            _wait(lambda log=log: b"ready." in log.read_bytes(), name, worker, log)
+        _wait(lambda: _healthy(api_url), "API health", api, logs["api"])
+        yield Stack(api_url, database_url, kind, blob_url, s3_environment, logs)
+
+
+def _healthy(api_url: str, any_status: bool = False) -> bool:
+    try:
+        answer = httpx.get(f"{api_url}/api/health", timeout=2)
+    except httpx.HTTPError:
+        return False
+    return any_status or answer.status_code == 200
