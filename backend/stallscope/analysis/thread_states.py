@@ -337,7 +337,7 @@ def _summarise(
         other_states=dict(other),
         intervals=thread.intervals,
         latency=latency_of(thread.waits),
-        wakers=[(w_tid, w_comm, n) for (w_tid, w_comm), n in thread.wakers.most_common(MAX_WAKERS)],
+        wakers=_top_wakers(thread.wakers),
         top_stacks=_top_stacks(timeline, stack_stats, state_ns),
         inferred_ns=inferred_ns,
         inferred_intervals=thread.inferred,
@@ -358,6 +358,15 @@ def _tally(stats: list[int], ns: int, inferred: bool) -> None:
         stats[2] = ns
     if inferred:
         stats[3] += ns
+
+
+def _top_wakers(wakers: Counter[tuple[int | None, str]]) -> list[tuple[int | None, str, int]]:
+    """The threads that woke this one most, ties by thread id: the same list whatever order the
+    intervals came in (the parse and the view read them in different orders)."""
+    ranked = sorted(
+        wakers.items(), key=lambda item: (-item[1], item[0][0] if item[0][0] is not None else -1, item[0][1])
+    )
+    return [(tid, comm, count) for (tid, comm), count in ranked[:MAX_WAKERS]]
 
 
 def _top_stacks(
