@@ -10,12 +10,14 @@ from fastapi import APIRouter, Query, Request, Response, status
 
 from stallscope.auth import audit
 from stallscope.auth.guard import ADMIN, READ, RESPOND, Responder
+from stallscope.auth.scope import SEE_INCIDENT
 from stallscope.captures.parse_queue import send_parse
 from stallscope.config import get_settings
 from stallscope.deps import SessionDep
-from stallscope.watch import service
+from stallscope.watch import day_before, service
 from stallscope.watch.schemas import (
     AlertOut,
+    DayBeforeOut,
     OpenedIncidentOut,
     SignatureIn,
     SignatureOut,
@@ -120,6 +122,21 @@ def open_incident(
     for capture_id in copies:
         send_parse(capture_id, 1)
     return opened
+
+
+@router.post("/api/incidents/{incident_id}/day-before", dependencies=[RESPOND, SEE_INCIDENT])
+def add_day_before(incident_id: int, session: SessionDep, request: Request) -> DayBeforeOut:
+    """For each host of the incident that is watched, its watch round from the same time the day
+    before, copied in as `<host> (day before)` and made the findings' baseline."""
+    done = day_before.add_day_before(session, incident_id)
+    copies = [c for host in done.added for c in host.captures]
+    if copies:
+        detail = {"day_before": [host.host for host in done.added], "captures": copies}
+        audit.record_request(request, session, "change", "incident", incident_id, incident_id, detail)
+    session.commit()
+    for capture_id in copies:
+        send_parse(capture_id, 1)
+    return done
 
 
 @router.get("/api/watch/streams", dependencies=[READ])

@@ -113,3 +113,21 @@ class OpenedIncidentOut(AnswerModel):
     """That host's name; None when the stream has no round near that time."""
     diff_url: str | None
     """The console path of the diff: the day before (A) against the matching rounds (B)."""
+
+
+class DayBeforeHostOut(AnswerModel):
+    host: str
+    baseline_host: str
+    """`<host> (day before)`: where the copies are filed, and one of the findings' baseline hosts."""
+    captures: list[int]
+    """Copies of the host's watch round nearest the same time the day before, queued to parse."""
+    diff_url: str
+    """The console path of the diff: the day before (A) against the host's captures (B)."""
+
+
+class DayBeforeOut(AnswerModel):
+    added: list[DayBeforeHostOut]
+    skipped: list[str]
+    """Hosts that got nothing, each with the reason: not watched, no round near that time…"""
+    baseline_hosts: list[str]
+    """The findings' baseline hosts now."""

@@ -5,11 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import datetime, timedelta
 from typing import Any
-from urllib.parse import urlencode
 
-from sqlalchemy import RowMapping, func, select
+from sqlalchemy import RowMapping, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -22,6 +20,7 @@ from stallscope.incidents.service import create_incident
 from stallscope.kit.errors import Invalid, NotFound
 from stallscope.models import Capture
 from stallscope.watch import payloads, repository
+from stallscope.watch.rounds import day_before, diff_path, rounds_of
 from stallscope.watch.schemas import (
     AlertOut,
     DeliveryOut,
@@ -34,10 +33,6 @@ from stallscope.watch.schemas import (
 )
 
 OPENED_SEVERITY = "sev3"
-BASELINE_SLACK = timedelta(hours=1)
-"""How far from the same time the day before a round may be to stand for it."""
-DIFF_VIEW_VERSION = 1
-"""The diff page's link version (frontend `DIFF_URL_VERSION`)."""
 
 # -- signatures ---------------------------------------------------------------------------------
 
@@ -167,60 +162,6 @@ def list_alerts(session: Session, console: str, limit: int) -> list[AlertOut]:
     return [_alert_out(row, by_alert.get(row["id"], []), console) for row in rows]
 
 
-def _round_key(capture: Capture) -> str | None:
-    """The watch round a capture belongs to: a round's CPU, off-CPU, /proc and snapshot files share
-    `meta.watch.started_at`; None for a capture the collector did not mark."""
-    watch = capture.meta.get("watch") if isinstance(capture.meta, dict) else None
-    started = watch.get("started_at") if isinstance(watch, dict) else None
-    return str(started) if started is not None else None
-
-
-def _rounds(session: Session, stream_id: int, chosen: list[Capture]) -> list[Capture]:
-    """The stream's captures of the rounds `chosen` belong to, or `chosen` alone when unmarked."""
-    rounds = sorted({key for key in map(_round_key, chosen) if key is not None})
-    if not rounds:
-        return chosen
-    in_stream = session.scalars(
-        select(Capture)
-        .where(Capture.incident_id == stream_id, Capture.deleted_at.is_(None))
-        .where(Capture.meta["watch"]["started_at"].astext.in_(rounds))
-        .order_by(Capture.id)
-    )
-    return list(in_stream) or chosen
-
-
-def _day_before(session: Session, stream_id: int, at: datetime, exclude: set[int]) -> list[Capture]:
-    """The stream's round nearest `at` minus a day (within `BASELINE_SLACK`), whole: the same
-    host at the same time of day, before whatever changed."""
-    target = at - timedelta(days=1)
-    nearest = session.scalars(
-        select(Capture)
-        .where(
-            Capture.incident_id == stream_id,
-            Capture.deleted_at.is_(None),
-            Capture.status.in_(("ready", "partial")),
-            Capture.time_end.is_not(None),
-            Capture.time_end.between(target - BASELINE_SLACK, target + BASELINE_SLACK),
-            Capture.id.not_in(exclude) if exclude else Capture.id.is_not(None),
-        )
-        .order_by(func.abs(func.extract("epoch", Capture.time_end - target)))
-        .limit(1)
-    ).first()
-    return [] if nearest is None else _rounds(session, stream_id, [nearest])
-
-
-def _diff_path(incident_id: int, before: list[Capture], after: list[Capture], source: str) -> str:
-    params = {
-        "v": str(DIFF_VIEW_VERSION),
-        "incident": str(incident_id),
-        "a.captures": ",".join(str(c.id) for c in before),
-        "b.captures": ",".join(str(c.id) for c in after),
-    }
-    if source == "off-cpu":
-        params["source"] = "off-cpu"
-    return f"/diff?{urlencode(params)}"
-
-
 def open_incident(session: Session, alert_id: int, created_by: int | None) -> OpenedIncidentOut:
     """An incident for the alert: copies of the watch rounds that matched and, as its baseline, of
     the host's round nearest the same time the day before (parsed anew as the incident's own
@@ -240,10 +181,10 @@ def open_incident(session: Session, alert_id: int, created_by: int | None) -> Op
     stream_id = alert["stream_id"]
     if stream_id is None or not matched_ids:
         raise Invalid(f"alert {alert_id}'s captures are gone (watch retention): there is nothing to open")
-    matched = _rounds(
+    matched = rounds_of(
         session, stream_id, list(session.scalars(select(Capture).where(Capture.id.in_(matched_ids))))
     )
-    before = _day_before(session, stream_id, alert["first_at"], {c.id for c in matched})
+    before = day_before(session, stream_id, alert["first_at"], {c.id for c in matched})
     baseline_host = f"{alert['host']} (day before)" if before else None
     summary = f"Opened from alert {alert_id}. {payloads.summary(alert)}."
     if not before:
@@ -268,7 +209,7 @@ def open_incident(session: Session, alert_id: int, created_by: int | None) -> Op
         captures=[c.id for c in copies],
         baseline_captures=[c.id for c in baseline],
         baseline_host=baseline_host,
-        diff_url=_diff_path(incident.id, baseline, copies, alert["source"]) if baseline else None,
+        diff_url=diff_path(incident.id, baseline, copies, alert["source"]) if baseline else None,
     )
 
 

@@ -100,6 +100,7 @@ EXPECTED: dict[tuple[str, str], Permission | None] = {
     ("DELETE", "/api/webhooks/{webhook_id}"): A,
     ("GET", "/api/alerts"): R,
     ("POST", "/api/alerts/{alert_id}/incident"): W,
+    ("POST", "/api/incidents/{incident_id}/day-before"): W,
     ("GET", "/api/watch/streams"): R,
     ("GET", "/api/metrics"): R,
     ("PATCH", "/api/incidents/{incident_id}"): W,

@@ -1484,6 +1484,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/incidents/{incident_id}/day-before": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add Day Before
+         * @description For each host of the incident that is watched, its watch round from the same time the day
+         *     before, copied in as `<host> (day before)` and made the findings' baseline.
+         */
+        post: operations["add_day_before_api_incidents__incident_id__day_before_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/watch/streams": {
         parameters: {
             query?: never;
@@ -2018,6 +2039,26 @@ export interface components {
             pattern: string;
             /** Enabled */
             enabled: boolean;
+        };
+        /** DayBeforeHostOut */
+        DayBeforeHostOut: {
+            /** Host */
+            host: string;
+            /** Baseline Host */
+            baseline_host: string;
+            /** Captures */
+            captures: number[];
+            /** Diff Url */
+            diff_url: string;
+        };
+        /** DayBeforeOut */
+        DayBeforeOut: {
+            /** Added */
+            added: components["schemas"]["DayBeforeHostOut"][];
+            /** Skipped */
+            skipped: string[];
+            /** Baseline Hosts */
+            baseline_hosts: string[];
         };
         /** DeliveryOut */
         DeliveryOut: {
@@ -7149,6 +7190,37 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OpenedIncidentOut"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    add_day_before_api_incidents__incident_id__day_before_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                incident_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DayBeforeOut"];
                 };
             };
             /** @description Validation Error */

@@ -6,6 +6,7 @@ import { EmptyState } from '../../shared/components/EmptyState';
 import { ErrorBanner } from '../../shared/components/ErrorBanner';
 import { Time } from '../../shared/components/Time';
 import { isActive } from '../captures/captureStatus';
+import { DayBeforeButton } from '../watch/DayBeforeButton';
 import { BaselinePicker } from './BaselinePicker';
 import { FindingItem } from './FindingItem';
 import { orderFindings } from './ordering';
@@ -66,6 +67,7 @@ export function FindingsPanel({ incident, captures }: Props) {
             onChange={(h) => baseline.mutate(h)}
           /> : null}
       </div>
+      {report ? <DayBeforeButton incident={incident} /> : null}
       {missing ? (
         <p className="muted small">This server does not compute findings.</p>
       ) : query.isError ? (

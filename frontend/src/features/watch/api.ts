@@ -10,6 +10,7 @@ export type Alert = Schemas['AlertOut'];
 export type Delivery = Schemas['DeliveryOut'];
 export type WatchStream = Schemas['WatchStreamOut'];
 export type OpenedIncident = Schemas['OpenedIncidentOut'];
+export type DayBefore = Schemas['DayBeforeOut'];
 
 /** What a signature searches: CPU samples, off-CPU time, or the built-in detectors' findings. */
 export type SignatureSource = Signature['source'];
@@ -46,5 +47,9 @@ export const listAlerts = (limit: number, signal?: AbortSignal): Promise<Alert[]
 /** The incident holding the alert's matching captures; asked again, the one opened the first time. */
 export const openIncident = (alertId: number): Promise<OpenedIncident> =>
   postJson(apiUrl('/api/alerts/{alert_id}/incident', { alert_id: alertId }), undefined);
+
+/** Each watched host's round from the same time the day before, copied in and made the baseline. */
+export const addDayBefore = (incidentId: number): Promise<DayBefore> =>
+  postJson(apiUrl('/api/incidents/{incident_id}/day-before', { incident_id: incidentId }), undefined);
 
 export const listStreams = (signal?: AbortSignal): Promise<WatchStream[]> => getJson(apiUrl('/api/watch/streams'), signal);

@@ -1,6 +1,9 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { capturesQuery } from '../captures/queries';
+import { findingsQuery } from '../findings/queries';
 import { incidentsQuery } from '../incidents/queries';
 import {
+  addDayBefore,
   ALERTS_SHOWN,
   changeSignature,
   changeWebhook,
@@ -13,6 +16,7 @@ import {
   listStreams,
   listWebhooks,
   openIncident,
+  type DayBefore,
   type OpenedIncident,
   type Signature,
   type SignatureRequest,
@@ -104,6 +108,18 @@ export function useOpenIncident() {
     onSuccess: () => {
       void qc.invalidateQueries({ queryKey: ['watch', 'alerts'] });
       void qc.invalidateQueries({ queryKey: incidentsQuery().queryKey, exact: true });
+    },
+  });
+}
+
+/** The day before for an incident's watched hosts; its copies then parse, and the findings recompute. */
+export function useDayBefore(incidentId: number) {
+  const qc = useQueryClient();
+  return useMutation<DayBefore>({
+    mutationFn: () => addDayBefore(incidentId),
+    onSuccess: () => {
+      void qc.invalidateQueries({ queryKey: capturesQuery(incidentId).queryKey });
+      void qc.invalidateQueries({ queryKey: findingsQuery(incidentId).queryKey });
     },
   });
 }
