@@ -1,7 +1,8 @@
 """Watch mode through the real worker and a real HTTP receiver: a host's watch uploads go to its
 stream, a signature matching the bad run raises one alert, sent once to each webhook in its shape
-with a link to the evidence; a second match within the cool-down joins it and sends nothing;
-`/api/metrics` counts both; an incident opens from the alert with the matching captures."""
+with a link to the evidence (the Alertmanager's shape checked against its own API schema); a second
+match within the cool-down joins it and sends nothing; `/api/metrics` counts both; an incident opens
+from the alert with the matching captures."""
 
 from __future__ import annotations
 
@@ -16,9 +17,11 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from fastapi.testclient import TestClient
+from jsonschema import Draft4Validator
 from pytest_httpserver import HTTPServer
 
 from tests.analysis.findings.lab import variant
+from tests.fixtures.alertmanager_api import FIELDS, postable_alerts_schema
 from tests.fixtures.db import Conn
 from tests.fixtures.receiver import posted, receiving
 from tests.fixtures.worker import wait_parsed
@@ -49,6 +52,16 @@ def _watch_upload(api: TestClient, path: Path, host: str) -> int:
     capture_id: int = response.json()["id"]
     assert wait_parsed(api, capture_id)["status"] in {"ready", "partial", "empty"}  # a run may trace nothing
     return capture_id
+
+
+def _is_what_an_alertmanager_accepts(body: Any) -> None:
+    """Valid against the Alertmanager's own schema of `POST /api/v2/alerts`, with no field it does
+    not know, times in RFC 3339 and links absolute."""
+    Draft4Validator(postable_alerts_schema()).validate(body)
+    for alert in body:
+        assert set(alert) <= FIELDS, set(alert) - FIELDS
+        assert datetime.fromisoformat(alert["startsAt"]).tzinfo is not None
+        assert urlsplit(alert["generatorURL"]).scheme in {"http", "https"}
 
 
 def _alerts(api: TestClient, settled: Any) -> list[dict[str, Any]]:
@@ -145,6 +158,8 @@ def test_one_alert_sent_once_to_each_webhook_with_a_working_link(
         "severity": "warning",
     }
     assert manager["generatorURL"] == own["links"]["evidence"] == alert["evidence_url"]
+    for body in posted(receiver, "/alertmanager/api/v2/alerts"):
+        _is_what_an_alertmanager_accepts(body)
 
     link = urlsplit(own["links"]["evidence"])
     assert link.path == "/flame"
