@@ -15,8 +15,7 @@ import signal
 import socket
 import subprocess
 import sys
-import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,6 +25,8 @@ import httpx
 BENCH = Path(__file__).resolve().parent
 BACKEND = BENCH.parent / "backend"
 sys.path.insert(0, str(BACKEND))
+
+from tests.fixtures.processes import free_port, wait_until  # noqa: E402
 
 START_TIMEOUT_S = 120
 S3_KEY, S3_SECRET = "storm", "storm-secret"
@@ -41,23 +42,8 @@ class Stack:
     logs: dict[str, Path] = field(default_factory=dict)
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-def _wait(check: object, what: str, process: subprocess.Popen[bytes], log: Path) -> None:
-    deadline = time.monotonic() + START_TIMEOUT_S
-    while not check():  # type: ignore[operator]
-        if process.poll() is not None:
-            raise RuntimeError(f"{what} exited early:\n{log.read_text(errors='replace')[-3000:]}")
-        if time.monotonic() > deadline:
-            raise RuntimeError(
-                f"{what} not up after {START_TIMEOUT_S} s:\n{log.read_text(errors='replace')[-3000:]}"
-            )
-        time.sleep(0.2)
+def _wait(check: Callable[[], bool], what: str, process: subprocess.Popen[bytes], log: Path) -> None:
+    wait_until(check, what, process, log, START_TIMEOUT_S)
 
 
 @contextmanager
