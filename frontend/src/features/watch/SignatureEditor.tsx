@@ -1,6 +1,4 @@
-import { useId, useState } from 'react';
-import { useEscape } from '../../shared/hooks/useHotkeys';
-import { SIGNATURE_SOURCES, type Signature } from './api';
+import { SIGNATURE_SOURCES, type Signature, type SignatureRequest } from './api';
 import { EditorForm } from './EditorForm';
 import { useSaveSignature } from './queries';
 import {
@@ -18,40 +16,20 @@ import {
   type SignatureDraft,
 } from './signatureForm';
 import { PATTERN_LIMIT } from './pattern';
-
-type Field = keyof SignatureDraft;
+import { useEditorDraft } from './useEditorDraft';
 
 /** A new signature (`signature` null) or changes to one; Enter saves, Esc cancels. */
 export function SignatureEditor({ signature, onDone }: { signature: Signature | null; onDone: () => void }) {
-  const id = useId();
-  const fieldId = (f: Field) => `${id}-${f}`;
   const save = useSaveSignature();
-  const [draft, setDraft] = useState<SignatureDraft>(() => (signature ? draftOfSignature(signature) : EMPTY_SIGNATURE_DRAFT));
-  const [problem, setProblem] = useState<{ problem: string; field: Field } | null>(null);
-  const set = <K extends Field>(key: K, value: SignatureDraft[K]) => {
-    setDraft((d) => ({ ...d, [key]: value }));
-    if (problem?.field === key) setProblem(null);
-  };
-  useEscape(onDone);
-
-  const submit = (e: React.SyntheticEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    const out = signatureOf(draft);
-    if ('problem' in out) {
-      setProblem(out);
-      document.getElementById(fieldId(out.field))?.focus();
-      return;
-    }
-    setProblem(null);
-    save.mutate({ id: signature?.id ?? null, body: out.body }, { onSuccess: onDone });
-  };
+  const { id, draft, set, problem, fieldId, problemId, invalid, submit } = useEditorDraft<SignatureDraft, SignatureRequest>(
+    () => (signature ? draftOfSignature(signature) : EMPTY_SIGNATURE_DRAFT),
+    signatureOf,
+    (body) => save.mutate({ id: signature?.id ?? null, body }, { onSuccess: onDone }),
+    onDone,
+  );
 
   const offCpu = draft.source === 'off-cpu';
   const finding = draft.source === 'finding';
-  const problemId = `${id}-problem`;
-  // The field the problem is about says so, and names the sentence that explains it.
-  const invalid = (f: Field) =>
-    problem?.field === f ? { 'aria-invalid': true as const, 'aria-describedby': problemId, className: 'invalid' } : {};
   const title = signature ? `Edit signature “${signature.name}”` : 'New signature';
 
   return (

@@ -1,40 +1,18 @@
-import { useId, useState } from 'react';
-import { useEscape } from '../../shared/hooks/useHotkeys';
-import { WEBHOOK_FORMATS, type Webhook } from './api';
+import { WEBHOOK_FORMATS, type Webhook, type WebhookRequest } from './api';
 import { EditorForm } from './EditorForm';
 import { useSaveWebhook } from './queries';
+import { useEditorDraft } from './useEditorDraft';
 import { draftOfWebhook, EMPTY_WEBHOOK_DRAFT, FORMAT_HINTS, webhookOf, type WebhookDraft } from './webhookForm';
-
-type Field = keyof WebhookDraft;
 
 /** A new webhook (`webhook` null) or changes to one; Enter saves, Esc cancels. */
 export function WebhookEditor({ webhook, onDone }: { webhook: Webhook | null; onDone: () => void }) {
-  const id = useId();
-  const fieldId = (f: Field) => `${id}-${f}`;
   const save = useSaveWebhook();
-  const [draft, setDraft] = useState<WebhookDraft>(() => (webhook ? draftOfWebhook(webhook) : EMPTY_WEBHOOK_DRAFT));
-  const [problem, setProblem] = useState<{ problem: string; field: Field } | null>(null);
-  const set = <K extends Field>(key: K, value: WebhookDraft[K]) => {
-    setDraft((d) => ({ ...d, [key]: value }));
-    if (problem?.field === key) setProblem(null);
-  };
-  useEscape(onDone);
-
-  const submit = (e: React.SyntheticEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    const out = webhookOf(draft);
-    if ('problem' in out) {
-      setProblem(out);
-      document.getElementById(fieldId(out.field))?.focus();
-      return;
-    }
-    setProblem(null);
-    save.mutate({ id: webhook?.id ?? null, body: out.body }, { onSuccess: onDone });
-  };
-
-  const problemId = `${id}-problem`;
-  const invalid = (f: Field) =>
-    problem?.field === f ? { 'aria-invalid': true as const, 'aria-describedby': problemId, className: 'invalid' } : {};
+  const { id, draft, set, problem, fieldId, problemId, invalid, submit } = useEditorDraft<WebhookDraft, WebhookRequest>(
+    () => (webhook ? draftOfWebhook(webhook) : EMPTY_WEBHOOK_DRAFT),
+    webhookOf,
+    (body) => save.mutate({ id: webhook?.id ?? null, body }, { onSuccess: onDone }),
+    onDone,
+  );
   const title = webhook ? `Edit webhook “${webhook.name}”` : 'New webhook';
 
   return (
