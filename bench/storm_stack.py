@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -29,7 +28,6 @@ sys.path.insert(0, str(BACKEND))
 from tests.fixtures.processes import free_port, wait_until  # noqa: E402
 
 START_TIMEOUT_S = 120
-S3_KEY, S3_SECRET = "storm", "storm-secret"
 
 
 @dataclass
@@ -66,14 +64,6 @@ def _process(
                 process.wait()
 
 
-def _answers_tcp(port: int) -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-            return True
-    except OSError:
-        return False
-
-
 @contextmanager
 def _database(folder: Path) -> Iterator[tuple[str, str]]:
     """(URL, what it is): TimescaleDB when the build is there, else the embedded PostgreSQL."""
@@ -92,59 +82,28 @@ def _database(folder: Path) -> Iterator[tuple[str, str]]:
 @contextmanager
 def production_stack(folder: Path, workers: int = 2, worker_concurrency: int = 1) -> Iterator[Stack]:
     from stallscope.migrate import upgrade_to_head
-    from tests.fixtures.object_store import JAR, missing_reason
+    from tests.fixtures.object_store import missing_reason, s3proxy_server
+    from tests.fixtures.redis_server import redis_server
 
     reason = missing_reason()
     if reason is not None:
         raise SystemExit(f"the object store cannot start: {reason} (run the README's test command once)")
-    redis = shutil.which("redis-server")
-    if redis is None:
+    if shutil.which("redis-server") is None:
         raise SystemExit("redis-server is not installed (apt-get install redis-server)")
-    logs: dict[str, Path] = {}
-    folder.mkdir(parents=True, exist_ok=True)
+    objects = folder / "objects"
+    objects.mkdir(parents=True)
+    logs = {"redis": folder / "redis.log", "object store": objects / "s3proxy.log"}
     with ExitStack() as stack:
         database_url, kind = stack.enter_context(_database(folder))
         upgrade_to_head(database_url)
-
-        redis_port = free_port()
-        logs["redis"] = folder / "redis.log"
-        process = stack.enter_context(
-            _process(
-                [redis, "--port", str(redis_port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-                logs["redis"],
-            )
-        )
-        _wait(lambda: _answers_tcp(redis_port), "redis", process, logs["redis"])
-
-        s3_port = free_port()
-        endpoint = f"http://127.0.0.1:{s3_port}"
-        (folder / "objects").mkdir()
-        properties = folder / "s3proxy.properties"
-        properties.write_text(
-            f"s3proxy.endpoint={endpoint}\ns3proxy.authorization=aws-v2-or-v4\n"
-            f"s3proxy.identity={S3_KEY}\ns3proxy.credential={S3_SECRET}\n"
-            f"jclouds.provider=filesystem-nio2\njclouds.filesystem.basedir={folder / 'objects'}\n"
-        )
-        logs["object store"] = folder / "s3proxy.log"
-        process = stack.enter_context(
-            _process(
-                ["java", "-Xmx1g", "-jar", str(JAR), "--properties", str(properties)], logs["object store"]
-            )
-        )
-        _wait(lambda: _answers_tcp(s3_port), "S3Proxy", process, logs["object store"])
-
-        s3_environment = {
-            "AWS_ENDPOINT_URL_S3": endpoint,
-            "AWS_ACCESS_KEY_ID": S3_KEY,
-            "AWS_SECRET_ACCESS_KEY": S3_SECRET,
-            "AWS_REGION": "us-east-1",
-        }
+        redis_url = stack.enter_context(redis_server(folder))
+        s3_environment = stack.enter_context(s3proxy_server(objects)).environment()
         blob_url = "s3://storm/raw"
         shared = {
             **os.environ,
             **s3_environment,
             "DATABASE_URL": database_url,
-            "CELERY_BROKER_URL": f"redis://127.0.0.1:{redis_port}/0",
+            "CELERY_BROKER_URL": redis_url,
             "STALLSCOPE_BLOB_URL": blob_url,
             "PYTHONPATH": str(BACKEND),
         }
