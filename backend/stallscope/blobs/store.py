@@ -35,7 +35,8 @@ class StoredBlob:
     created: bool = True
     """Whether this upload created the blob; False when the same bytes were stored already."""
     touched_ns: int = 0
-    """The blob's modification time right after the commit: later uploads of the same bytes move it on."""
+    """When the commit found or made the blob: the local file's mtime, which later uploads of the
+    same bytes move on (`discard_new` compares it); in object storage the commit's time."""
     upload_id: str | None = None
     """The object store's mark of the upload that wrote or last touched the blob (see `blobs/s3.py`)."""
 
