@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { SIGNATURE_SOURCES, type Signature, type SignatureRequest } from './api';
 import { EditorForm } from './EditorForm';
 import { useSaveSignature } from './queries';
@@ -147,60 +148,43 @@ export function SignatureEditor({ signature, onDone }: { signature: Signature | 
         ) : null}
 
         {appliesTo('minSharePercent', draft.source) ? (
-          <>
-            <label htmlFor={fieldId('minSharePercent')}>Min share</label>
-            <div className="row">
-              <input
-                id={fieldId('minSharePercent')}
-                name="min_share"
-                inputMode="decimal"
-                size={6}
-                placeholder="any"
-                value={draft.minSharePercent}
-                onChange={(e) => set('minSharePercent', e.target.value)}
-                {...invalid('minSharePercent')}
-              />
-              <span className="muted small">
-                % of the window&apos;s {offCpu ? 'off-CPU time in that state' : 'CPU samples, every process'} (blank: any match)
-              </span>
-            </div>
-          </>
+          <DecimalField
+            label="Min share"
+            id={fieldId('minSharePercent')}
+            name="min_share"
+            placeholder="any"
+            value={draft.minSharePercent}
+            onChange={(v) => set('minSharePercent', v)}
+            invalid={invalid('minSharePercent')}
+          >
+            % of the window&apos;s {offCpu ? 'off-CPU time in that state' : 'CPU samples, every process'} (blank: any match)
+          </DecimalField>
         ) : null}
 
         {appliesTo('minMs', draft.source) ? (
-          <>
-            <label htmlFor={fieldId('minMs')}>Min time</label>
-            <div className="row">
-              <input
-                id={fieldId('minMs')}
-                name="min_ms"
-                inputMode="decimal"
-                size={6}
-                placeholder="any"
-                value={draft.minMs}
-                onChange={(e) => set('minMs', e.target.value)}
-                {...invalid('minMs')}
-              />
-              <span className="muted small">ms of matched off-CPU time per window (blank: any)</span>
-            </div>
-          </>
+          <DecimalField
+            label="Min time"
+            id={fieldId('minMs')}
+            name="min_ms"
+            placeholder="any"
+            value={draft.minMs}
+            onChange={(v) => set('minMs', v)}
+            invalid={invalid('minMs')}
+          >
+            ms of matched off-CPU time per window (blank: any)
+          </DecimalField>
         ) : null}
 
-        <label htmlFor={fieldId('cooldownMinutes')}>Cool-down</label>
-        <div className="row">
-          <input
-            id={fieldId('cooldownMinutes')}
-            name="cooldown"
-            inputMode="decimal"
-            size={6}
-            value={draft.cooldownMinutes}
-            onChange={(e) => set('cooldownMinutes', e.target.value)}
-            {...invalid('cooldownMinutes')}
-          />
-          <span className="muted small">
-            minutes (0 to {COOLDOWN_MAX_MINUTES}): matches within this long of an alert join it instead of raising a new one
-          </span>
-        </div>
+        <DecimalField
+          label="Cool-down"
+          id={fieldId('cooldownMinutes')}
+          name="cooldown"
+          value={draft.cooldownMinutes}
+          onChange={(v) => set('cooldownMinutes', v)}
+          invalid={invalid('cooldownMinutes')}
+        >
+          minutes (0 to {COOLDOWN_MAX_MINUTES}): matches within this long of an alert join it instead of raising a new one
+        </DecimalField>
 
         <label htmlFor={fieldId('enabled')}>Enabled</label>
         <div className="row">
@@ -230,5 +214,40 @@ export function SignatureEditor({ signature, onDone }: { signature: Signature | 
         />
       </div>
     </EditorForm>
+  );
+}
+
+interface DecimalFieldProps {
+  label: string;
+  id: string;
+  name: string;
+  value: string;
+  placeholder?: string;
+  onChange: (value: string) => void;
+  /** The field's invalid marks (`useEditorDraft`'s `invalid`). */
+  invalid: object;
+  /** What the number means, beside it. */
+  children: ReactNode;
+}
+
+/** A short number typed as text (checked on save), with what it means beside it. */
+function DecimalField({ label, id, name, value, placeholder, onChange, invalid, children }: DecimalFieldProps) {
+  return (
+    <>
+      <label htmlFor={id}>{label}</label>
+      <div className="row">
+        <input
+          id={id}
+          name={name}
+          inputMode="decimal"
+          size={6}
+          placeholder={placeholder}
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+          {...invalid}
+        />
+        <span className="muted small">{children}</span>
+      </div>
+    </>
   );
 }
