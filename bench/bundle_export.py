@@ -164,17 +164,14 @@ def new_incident(url: str) -> int:
 
 def store_capture(url: str, tmp: Path, incident_id: int, path: Path, start: datetime | None) -> int:
     """Store the file through the blob store as an upload would, on HOST, its first record at `start`."""
+    from ingest_and_query import store_upload
+
     from stallscope.captures import service
     from stallscope.captures.schemas import UploadInfo
     from stallscope.db import get_session_factory
     from stallscope.ingest.clock import START_GIVEN_KEY
-    from stallscope.kit.blobstore import BlobWriter
 
-    writer = BlobWriter(tmp / "blobs", 1 << 40)
-    with open(path, "rb") as source:
-        while chunk := source.read(CHUNK):
-            writer.write(chunk)
-    blob = writer.commit()
+    blob = store_upload(tmp, path)
     clock = {START_GIVEN_KEY: int(start.timestamp()) * 10**9} if start else {}
     with get_session_factory(url)() as session:
         upload = UploadInfo(filename=path.name, host=HOST, clock=clock)
@@ -229,6 +226,7 @@ class StepClock:
     def install(self) -> None:
         from stallscope.bundle import archive, service
         from stallscope.bundle.console_reader import ConsoleReader
+        from stallscope.export import records
         from stallscope.redaction import Redactor
 
         clock = self
@@ -279,12 +277,16 @@ class StepClock:
 
         for method in ("json", "text", "bytes"):
             setattr(ConsoleReader, method, timed_request(getattr(ConsoleReader, method)))
-        Redactor.json = timed_sync(STEPS[4], Redactor.json)
-        service.prepare = timed_sync(STEPS[0], service.prepare)
-        service.read = timed_read
-        service.write = timed_sync(STEPS[2], service.write, profiled=True)
-        service.write_capture_records = timed_sync(STEPS[3], service.write_capture_records)
-        archive.BundleArchive.add_chunks = timed_add
+        timed: list[tuple[object, str, Callable[..., Any]]] = [
+            (Redactor, "json", timed_sync(STEPS[4], Redactor.json)),
+            (service, "prepare", timed_sync(STEPS[0], service.prepare)),
+            (service, "read", timed_read),
+            (service, "write", timed_sync(STEPS[2], service.write, profiled=True)),
+            (service, "write_capture_records", timed_sync(STEPS[3], records.write_capture_records)),
+            (archive.BundleArchive, "add_chunks", timed_add),
+        ]
+        for owner, name, replacement in timed:
+            setattr(owner, name, replacement)
 
 
 def export(incident_id: int, raw: bool, out: Path, profile: bool) -> dict[str, Any]:

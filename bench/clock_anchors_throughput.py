@@ -34,7 +34,7 @@ sys.path.insert(0, str(REPO / "bench"))
 from baselines import DEFAULT_CORPUS, measure_baselines, print_baselines, versus, yardstick_for  # noqa: E402
 
 from stallscope.ingest.clock_anchors import IMPORTER  # noqa: E402
-from stallscope.ingest.model import ParseReport  # noqa: E402
+from stallscope.ingest.model import Document, ParseReport  # noqa: E402
 
 ANCHORS = REPO / "backend" / "tests" / "ingest" / "data" / "clock" / "clock_anchors.csv"
 TARGET_MB_S = 30.0
@@ -67,6 +67,7 @@ def build(shape: str, size_mb: float) -> bytes:
 def importer(data: bytes) -> int:
     report = ParseReport()
     (document,) = list(IMPORTER.parse(io.BytesIO(data), report))
+    assert isinstance(document, Document), "the clock-anchors importer yields one document"
     return int(str(document.content["offset_ns"]))
 
 

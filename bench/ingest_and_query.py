@@ -51,6 +51,7 @@ from baselines import (  # noqa: E402
 from parser_throughput import DEFAULT_CORPUS, naive_collapse  # noqa: E402
 from parser_throughput import build_input as build_repeated  # noqa: E402
 
+from stallscope.blobs.store import StoredBlob  # noqa: E402
 from stallscope.kit.compression import open_capture  # noqa: E402
 
 SAMPLES_PER_COPY = 39_856  # cpu20s.perf.txt.gz
@@ -126,6 +127,18 @@ def _peak_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+def store_upload(data_dir: Path, path: Path) -> StoredBlob:
+    """Stream the file into the data directory's blob store (where the parse job reads it from when
+    `STALLSCOPE_DATA_DIR` is `data_dir`), as an upload would: metered, hashed, committed."""
+    from stallscope.blobs.local import LocalBlobStore
+
+    upload = LocalBlobStore(data_dir / "blobs").start_upload(1 << 40)
+    with open(path, "rb") as source:
+        while chunk := source.read(1 << 20):
+            upload.write(chunk)
+    return upload.commit()
+
+
 def record_capture(database_url: str, path: Path, data_dir: Path) -> int:
     """Store the file through the blob store, as an upload would, and create its capture row."""
     from stallscope.captures import service
@@ -133,17 +146,12 @@ def record_capture(database_url: str, path: Path, data_dir: Path) -> int:
     from stallscope.db import get_session_factory
     from stallscope.incidents.schemas import IncidentCreate
     from stallscope.incidents.service import create_incident
-    from stallscope.kit.blobstore import BlobWriter
 
-    writer = BlobWriter(data_dir / "blobs", 1 << 40)
-    with open(path, "rb") as source:
-        while chunk := source.read(1 << 20):
-            writer.write(chunk)
-    blob = writer.commit()
+    blob = store_upload(data_dir, path)
     with get_session_factory(database_url)() as session:
         incident = create_incident(
             session,
-            IncidentCreate(title="bench", started_at="2026-01-01T00:00:00Z"),  # type: ignore[arg-type]
+            IncidentCreate(title="bench", started_at="2026-01-01T00:00:00Z"),
         )
         upload = UploadInfo(filename=path.name, host="bench")
         capture = service.record_upload(session, incident.id, upload, blob)

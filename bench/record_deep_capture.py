@@ -23,7 +23,6 @@ import os
 import platform
 import shutil
 import subprocess
-import sys
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -160,4 +159,4 @@ perf record log: {record_log.strip().replace(chr(10), " | ")}
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

@@ -9,6 +9,7 @@ started, in reverse order, whatever happened.
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import signal
@@ -38,6 +39,10 @@ class Stack:
     blob_url: str
     s3_environment: dict[str, str]
     logs: dict[str, Path] = field(default_factory=dict)
+
+
+def _says_ready(log: Path) -> bool:
+    return b"ready." in log.read_bytes()
 
 
 def _wait(check: Callable[[], bool], what: str, process: subprocess.Popen[bytes], log: Path) -> None:
@@ -131,8 +136,7 @@ def production_stack(folder: Path, workers: int = 2, worker_concurrency: int = 1
                     {**shared, "STALLSCOPE_DATA_DIR": str(logs[name].parent)},
                 )
             )
-            log = logs[name]
-            _wait(lambda log=log: b"ready." in log.read_bytes(), name, worker, log)
+            _wait(functools.partial(_says_ready, logs[name]), name, worker, logs[name])
         _wait(lambda: _healthy(api_url), "API health", api, logs["api"])
         yield Stack(api_url, database_url, kind, blob_url, s3_environment, logs)
 

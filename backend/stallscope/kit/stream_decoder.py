@@ -1,6 +1,6 @@
 """Incremental gzip and zstd decoding with bounded work per call, and one policy for odd streams.
 
-The upload meter (`kit/blobstore.py`) and the parse-time reader (`kit/compression.py`) both decode
+The upload meter (`blobs/metering.py`) and the parse-time reader (`kit/compression.py`) both decode
 through `StreamDecoder`, so what the server accepts at upload is exactly what the parser reads later:
 
 - Members (gzip) or frames (zstd) that follow one another are one stream, as gzip(1) and zstd(1)
