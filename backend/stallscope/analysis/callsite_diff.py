@@ -19,10 +19,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from stallscope.analysis import weighed_tree
 from stallscope.analysis.callsites import (
     PROCESS_LEVEL,
     ROOT,
+    TREE_ARRAYS,
     CallsiteTree,
     Int32s,
     Int64s,
@@ -41,12 +41,8 @@ from stallscope.analysis.diff import (
 from stallscope.analysis.flame import DEEPER_NAME, OTHER_NAME
 from stallscope.analysis.tree_text import CHILDREN, TRUNCATED, assemble, json_string, layout, number_texts
 from stallscope.analysis.weighed_tree import (
-    SAMPLES,
-    SELF_VALUE,
-    VALUE,
     FrameLookup,
     Labels,
-    WeighedTree,
     folding_marks,
     heaviest,
     kept_layout,
@@ -72,21 +68,20 @@ class NamedTree:
 
 @dataclass(frozen=True, slots=True)
 class FunctionIndex:
-    """Frame nodes grouped by function, so a function's weights are one `reduceat` away.
+    """The frame nodes that are a stack's outermost call of their function, grouped by function, so
+    a function's total (the sum of those: recursion counts once) is one `reduceat` away.
 
-    `self_order` lists every frame node (as an offset from the first frame node) grouped by
-    function, `self_starts` where each function's group begins; `total_order` and `total_starts`
-    do the same for the nodes that are a stack's outermost call of their function (its total is
-    the sum of those: recursion counts once). `names` holds each function's frame id.
+    `total_order` lists those nodes (as offsets from the first frame node) grouped by function,
+    `total_starts` where each function's group begins. `names` holds each function's frame id,
+    sorted: a node's function is where its key falls in them. 32-bit, as stored with the tree
+    (ids and offsets fit), so a first diff reads them without widening a copy.
     """
 
     frames_start: int
-    names: Int64s
-    self_order: Int64s
-    self_starts: Int64s
-    total_order: Int64s
-    total_starts: Int64s
-    total_names: Int64s
+    names: Int32s
+    total_order: Int32s
+    total_starts: Int32s
+    total_names: Int32s
     """Which function each `total_starts` group is (a function has outermost calls wherever it has
     calls at all, but kept explicit rather than assumed)."""
 
@@ -105,27 +100,19 @@ class FunctionIndex:
         order = _by_function_then_preorder(inverse, pre, frames_start)
         groups = inverse[order]
         if not len(groups):  # no frames at all: only processes, or nothing
-            empty = np.zeros(0, dtype=np.int64)
-            return FunctionIndex(frames_start, names, empty, empty, empty, empty, empty)
+            empty = np.zeros(0, dtype=np.int32)
+            return FunctionIndex(frames_start, names.astype(np.int32), empty, empty, empty)
         reach = np.maximum.accumulate(groups * span + end[frames_start:][order])
         nested = np.concatenate(([False], reach[:-1] > groups[1:] * span + pre[frames_start:][order][1:]))
         outermost_groups = groups[~nested]
         total_starts = _group_starts(outermost_groups)
         return FunctionIndex(
             frames_start=frames_start,
-            names=names,
-            self_order=order,
-            self_starts=_group_starts(groups),
-            total_order=order[~nested],
-            total_starts=total_starts,
-            total_names=outermost_groups[total_starts],
+            names=names.astype(np.int32),
+            total_order=order[~nested].astype(np.int32),
+            total_starts=total_starts.astype(np.int32),
+            total_names=outermost_groups[total_starts].astype(np.int32),
         )
-
-    def sums(self, values: Int64s, order: Int64s, starts: Int64s) -> Int64s:
-        """Exact integer sums of per-node `values` (offsets from `frames_start`) per group."""
-        if not len(order):
-            return np.zeros(0, dtype=np.int64)
-        return np.add.reduceat(values[self.frames_start :][order], starts)
 
 
 def _by_function_then_preorder(functions: Int64s, pre: Int64s, frames_start: int) -> Int64s:
@@ -163,28 +150,63 @@ def by_name(tree: CallsiteTree, frame_ids: Int64s, representatives: Int64s) -> N
     return NamedTree(merge([tree], frame_keys))
 
 
-INDEX_ARRAYS = ("names", "self_order", "self_starts", "total_order", "total_starts", "total_names")
+INDEX_ARRAYS = ("names", "total_order", "total_starts", "total_names")
+"""What `named_parts` stores of a `FunctionIndex` (trees stored before stored two more arrays, which
+are ignored)."""
 
 
-def named_parts(tree: CallsiteTree, frame_ids: Int64s, representatives: Int64s) -> dict[str, Int32s]:
+NAMED_TREE = "named_"
+"""Prefix of the merged tree's own arrays among the parts, stored when names merged any frames."""
+
+
+def named_parts(tree: CallsiteTree, frame_ids: Int64s, representatives: Int64s) -> dict[str, NDArray[Any]]:
     """What `named_from_parts` needs to make the named tree of one capture's `tree` and its function
     index without asking the database or sorting: stored with the tree after its parse, so the first
-    diff of a capture's ranges starts from them (names merge within the capture the same way then)."""
+    diff of a capture's ranges starts from them (names merge within the capture the same way then).
+
+    When names merge frames, the merged tree itself is kept too (its arrays, about 3 MB for
+    350,000 nodes): merging again cost a first diff 10-45 ms of the interpreter's time while both
+    sides were being read."""
     named = by_name(tree, frame_ids, representatives)
     index = named.functions()
     wide = {"frame_ids": frame_ids, "representatives": representatives, "frames_start": [index.frames_start]}
     wide.update({name: getattr(index, name) for name in INDEX_ARRAYS})
-    return {name: np.asarray(array).astype(np.int32) for name, array in wide.items()}  # ids and offsets fit
+    parts: dict[str, NDArray[Any]] = {
+        name: np.asarray(array).astype(np.int32)
+        for name, array in wide.items()  # ids and offsets fit
+    }
+    if named.tree is not tree and named.tree.comms == tree.comms:
+        parts.update({NAMED_TREE + name: getattr(named.tree, name) for name in TREE_ARRAYS})
+    return parts
 
 
 def named_from_parts(tree: CallsiteTree, parts: Mapping[str, NDArray[Any]]) -> NamedTree | None:
-    """The named tree and function index `named_parts` stored, or None if they were not stored."""
+    """The named tree and function index `named_parts` stored, or None if they were not stored.
+
+    The arrays are used where they lie (read-only views of the stored bytes)."""
     if "representatives" not in parts:
         return None
-    named = by_name(tree, parts["frame_ids"].astype(np.int64), parts["representatives"].astype(np.int64))
-    arrays = {name: parts[name].astype(np.int64) for name in INDEX_ARRAYS}
-    named._functions.append(FunctionIndex(frames_start=int(parts["frames_start"][0]), **arrays))
+    named = _stored_named_tree(tree, parts) or by_name(
+        tree, parts["frame_ids"].astype(np.int64), parts["representatives"].astype(np.int64)
+    )
+    index = {name: parts[name].astype(np.int32, copy=False) for name in INDEX_ARRAYS}
+    named._functions.append(FunctionIndex(frames_start=int(parts["frames_start"][0]), **index))
     return named
+
+
+def _stored_named_tree(tree: CallsiteTree, parts: Mapping[str, NDArray[Any]]) -> NamedTree | None:
+    """The merged tree `named_parts` kept, if names merged frames (and it was stored with them)."""
+    if NAMED_TREE + "parent" not in parts:
+        return None
+    merged = CallsiteTree(
+        parent=parts[NAMED_TREE + "parent"],
+        key=parts[NAMED_TREE + "key"],
+        level_starts=parts[NAMED_TREE + "level_starts"],
+        comms=tree.comms,
+        pair_keys=parts[NAMED_TREE + "pair_keys"],
+        pair_leaf=parts[NAMED_TREE + "pair_leaf"],
+    )
+    return NamedTree(merged)
 
 
 def frame_ids(tree: CallsiteTree) -> list[int]:
@@ -212,19 +234,69 @@ def _preorder(tree: CallsiteTree) -> tuple[Int64s, Int64s]:
     return pre, pre + sizes
 
 
+A_VALUE, B_VALUE, BOTH_SAMPLES = range(3)
+"""Columns of `WeighedDiff.inclusive`: A's and B's weight at or below each node, and both sides'
+samples there (a node is drawn when either side has any)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    """One side's rows: the named-tree node each ends at, its weight and its samples."""
+
+    leaves: Int32s
+    weights: Int64s
+    samples: Int64s
+
+    def own_weights(self, positions: Int32s, count: int) -> Int64s:
+        """The weight of the rows ending at each of `count` nodes, `positions` giving each tree node's
+        place among them (-1 for others): a node's self weight, found from the rows (tens of
+        thousands) rather than kept for every node of the tree."""
+        own = np.zeros(count, dtype=np.int64)
+        at = positions[self.leaves]
+        ends_here = at >= 0
+        np.add.at(own, at[ends_here], self.weights[ends_here])
+        return own
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class WeighedDiff:
-    """Both sides weighed on one named tree, with what every zoom of it shares."""
+    """Both sides weighed on one named tree, with what every zoom of it shares.
+
+    Per node only what every view reads is kept, in one array summed up the tree in one pass
+    (`inclusive`); self weights come from the sides' rows when a view needs them. For a
+    350,000-node tree that is 8.4 MB, where two full weighed trees took 22 MB: a first diff in a new
+    process also pays for every page it touches the first time."""
 
     named: NamedTree
-    a: WeighedTree
-    b: WeighedTree
+    inclusive: Int64s
+    sides: tuple[Side, Side]
     normalize: Normalize
     scale: float
-    function_frames: Int64s
+    function_frames: Int32s
     """Every function on some stack of either side (weightless ones too), as its frame id."""
     function_weights: Int64s
     """Per function: self A, self B, total A, total B."""
+    _sizes: list[Int64s] = field(default_factory=list, repr=False)
+
+    @property
+    def present(self) -> NDArray[np.bool_]:
+        """Nodes either side has samples at or below."""
+        present: NDArray[np.bool_] = self.inclusive[:, BOTH_SAMPLES] > 0
+        return present
+
+    def sizes(self) -> Int64s:
+        """Present nodes in each subtree, the node itself included: computed once, and only when a
+        view folds nodes at its depth budget (their "(deeper)" child says how many it hides)."""
+        if not self._sizes:
+            size = self.present.astype(np.int64)[:, None]
+            self.named.tree.sum_up(size)
+            self._sizes.append(size[:, 0])
+        return self._sizes[0]
+
+    def present_below(self, node: int) -> int:
+        """Present nodes in `node`'s subtree, itself included (one slice per level, no full sum)."""
+        column = self.inclusive[:, BOTH_SAMPLES]
+        return sum(int(np.count_nonzero(column[lo:hi])) for lo, hi in self.named.tree.subtree_runs(node))
 
     def top_functions(self, top: int, lookup: FrameLookup) -> list[FunctionDelta]:
         """The `top` functions by total change and the `top` by self change (as `top_functions`
@@ -271,34 +343,46 @@ def weigh_sides(
     normalize: Normalize,
 ) -> WeighedDiff:
     """Weigh A and B (each `(weights, samples)` per leaf) and tabulate every function's weights."""
-    a, b = weighed_tree.weigh_views(named.tree, [(leaves_a, *weights_a), (leaves_b, *weights_b)], sizes=False)
-    scale = scale_for(int(a.value[ROOT]), int(b.value[ROOT]), normalize)
-    frames, weights = _function_table(named, a, b)
-    return WeighedDiff(named, a, b, normalize, scale, frames, weights)
+    tree = named.tree
+    sides = (Side(leaves_a, *weights_a), Side(leaves_b, *weights_b))
+    inclusive = np.zeros((tree.node_count, 3), dtype=np.int64)
+    for column, side in zip((A_VALUE, B_VALUE), sides, strict=True):
+        np.add.at(inclusive[:, column], side.leaves, side.weights)
+        np.add.at(inclusive[:, BOTH_SAMPLES], side.leaves, side.samples)
+    tree.sum_up(inclusive)
+    scale = scale_for(int(inclusive[ROOT, A_VALUE]), int(inclusive[ROOT, B_VALUE]), normalize)
+    frames, weights = _function_table(named, inclusive, sides)
+    return WeighedDiff(named, inclusive, sides, normalize, scale, frames, weights)
 
 
-def _function_table(named: NamedTree, a: WeighedTree, b: WeighedTree) -> tuple[Int64s, Int64s]:
+def _function_table(named: NamedTree, inclusive: Int64s, sides: tuple[Side, Side]) -> tuple[Int32s, Int64s]:
     """Per function on some stack of either side: its frame id, and its self A, self B, total A
-    and total B (self: where stacks end; total: outermost calls, so recursion counts once)."""
+    and total B (self: where stacks end; total: outermost calls, so recursion counts once).
+
+    A function is on a stack with samples exactly when one of its outermost calls has samples at or
+    below it, so one gather of the outermost calls' rows gives both totals and which functions are
+    there."""
     index = named.functions()
-    count = len(index.names)
-    table = np.zeros((count, 4), dtype=np.int64)
-    self_groups = np.arange(count)  # every function has frame nodes, so every group is there
-    for column, weighed in enumerate((a, b)):
-        table[self_groups, column] = index.sums(
-            weighed.columns[:, SELF_VALUE], index.self_order, index.self_starts
-        )
-        totals = index.sums(weighed.columns[:, VALUE], index.total_order, index.total_starts)
-        table[index.total_names, 2 + column] = totals
-    present = (a.samples > 0) | (b.samples > 0)
-    seen = np.flatnonzero(index.sums(present.astype(np.int64), index.self_order, index.self_starts) > 0)
+    table = np.zeros((len(index.names), 4), dtype=np.int64)
+    if not len(index.total_order):
+        return index.names[:0], table[:0]
+    for column, side in enumerate(sides):
+        in_frames = side.leaves >= index.frames_start  # a stack of no frames ends at its process
+        functions = np.searchsorted(index.names, named.tree.key[side.leaves[in_frames]])
+        np.add.at(table[:, column], functions, side.weights[in_frames])
+    outermost = inclusive[index.frames_start :][index.total_order]
+    totals = np.add.reduceat(outermost, index.total_starts, axis=0)
+    table[index.total_names, 2:] = totals[:, [A_VALUE, B_VALUE]]
+    on_stacks = np.zeros(len(index.names), dtype=bool)
+    on_stacks[index.total_names[totals[:, BOTH_SAMPLES] > 0]] = True
+    seen = np.flatnonzero(on_stacks)
     return index.names[seen], table[seen]
 
 
 def find(diff: WeighedDiff, path: Sequence[str], lookup: FrameLookup) -> int | None:
     """The node reached by following names from the root (process first); None if on neither side."""
     tree = diff.named.tree
-    present = (diff.a.samples > 0) | (diff.b.samples > 0)
+    samples = diff.inclusive[:, BOTH_SAMPLES]
     node = ROOT
     for depth, name in enumerate(path, start=1):
         first, end = tree.children(node)
@@ -309,7 +393,7 @@ def find(diff: WeighedDiff, path: Sequence[str], lookup: FrameLookup) -> int | N
             frames = lookup(keys)
             labels = [frames[k].name for k in keys]
         match = next(
-            (first + i for i, label in enumerate(labels) if label == name and present[first + i]), -1
+            (first + i for i, label in enumerate(labels) if label == name and samples[first + i] > 0), -1
         )
         if match < 0:
             return None
@@ -336,35 +420,32 @@ def result(
 def _result(
     diff: WeighedDiff, top: int, max_nodes: int, limit: int | None, lookup: FrameLookup, top_count: int
 ) -> DiffResult:
-    tree, scale = diff.named.tree, diff.scale
-    ca, cb = diff.a.columns, diff.b.columns
-    rank = (
-        np.maximum(ca[:, VALUE] * scale, cb[:, VALUE])
-        if scale != 1.0
-        else np.maximum(ca[:, VALUE], cb[:, VALUE])
-    )
-    present = (ca[:, SAMPLES] > 0) | (cb[:, SAMPLES] > 0)
-    kept, largest_left_out = heaviest(tree, top, max_nodes, limit, rank, present)
+    tree, scale, inclusive = diff.named.tree, diff.scale, diff.inclusive
+    a, b = inclusive[:, A_VALUE], inclusive[:, B_VALUE]
+    rank = np.maximum(a * scale, b) if scale != 1.0 else np.maximum(a, b)
+    kept, largest_left_out = heaviest(tree, top, max_nodes, limit, rank, diff.present)
+    del rank
     levels, depths, above = kept_layout(tree, kept)
-    size = _present_size(diff)
-    rows_a, rows_b = ca[kept], cb[kept]
+    rows = inclusive[kept, A_VALUE : B_VALUE + 1]
     shown = np.zeros((len(kept), 2), dtype=np.int64)
-    np.add.at(shown, above[1:], np.stack([rows_a[1:, VALUE], rows_b[1:, VALUE]], axis=1))
-    below = np.stack(
-        [rows_a[:, VALUE] - rows_a[:, SELF_VALUE], rows_b[:, VALUE] - rows_b[:, SELF_VALUE]], axis=1
-    )
+    np.add.at(shown, above[1:], rows[1:])
+    positions = np.full(tree.node_count, -1, dtype=np.int32)
+    positions[kept] = np.arange(len(kept), dtype=np.int32)
+    below = rows - np.stack([side.own_weights(positions, len(kept)) for side in diff.sides], axis=1)
+    del positions
     at_limit = depths >= limit if limit is not None else np.zeros(len(kept), dtype=bool)
-    deeper = at_limit & (size[kept] > 1)
+    sizes = diff.sizes() if at_limit.any() else None
+    deeper = at_limit & (sizes[kept] > 1) if sizes is not None else at_limit
     other_ab = below - shown
     other = ~at_limit & (other_ab != 0).any(axis=1)
-    total_a, total_b = int(ca[ROOT, VALUE]), int(cb[ROOT, VALUE])
+    total_a, total_b = int(inclusive[ROOT, A_VALUE]), int(inclusive[ROOT, B_VALUE])
     per_a, per_b = 1 / (total_a or 1), 1 / (total_b or 1)
     labels = _labels(tree, kept, levels, lookup)
     kinds = [json_string(kind or "user") for kind in labels.kinds]  # as `analysis.diff` names kinds
     truncated, heights = folding_marks(above, depths, deeper | other)
     tree_layout = layout(above, depths, labels.name_ids, labels.names)
     ends = [f"{TRUNCATED}{CHILDREN}" if mark else CHILDREN for mark in truncated.tolist()]
-    numbers = (rows_a[:, VALUE], rows_b[:, VALUE], scale, per_a, per_b)
+    numbers = (rows[:, 0], rows[:, 1], scale, per_a, per_b)
     opens = _diff_nodes(tree_layout.starts, [kinds[i] for i in labels.kind_ids.tolist()], *numbers, ends)
     deeper_at, other_at = np.flatnonzero(deeper), np.flatnonzero(other)
 
@@ -376,7 +457,7 @@ def _result(
         texts = _diff_nodes(starts, kinds, xs, ys, scale, per_a, per_b, ends)
         return dict(zip(at.tolist(), texts, strict=True))
 
-    folded_frames = (size[kept[deeper_at]] - 1).tolist()
+    folded_frames = [] if sizes is None else (sizes[kept[deeper_at]] - 1).tolist()
     deeper_ends = [f',"folded_frames":{frames},"children":[]}}' for frames in folded_frames]
     other_ends = [',"children":[]}'] * len(other_at)
     folded_text = folded_children(
@@ -385,31 +466,24 @@ def _result(
         OTHER_NAME, "other", other_at, other_ab[other_at, 0], other_ab[other_at, 1], other_ends
     )
     text = assemble(tree_layout, opens, folded_text)
-    largest = max(ca[top, VALUE] * scale, cb[top, VALUE])
+    largest = max(inclusive[top, A_VALUE] * scale, inclusive[top, B_VALUE])
     return DiffResult(
         tree=None,
         total_a=total_a,
         total_b=total_b,
-        samples_a=int(ca[ROOT, SAMPLES]),
-        samples_b=int(cb[ROOT, SAMPLES]),
+        samples_a=int(diff.sides[0].samples.sum()),
+        samples_b=int(diff.sides[1].samples.sum()),
         normalize=diff.normalize,
         scale=scale,
         functions=diff.top_functions(top_count, lookup),
         function_count=len(diff.function_frames),
         node_count=len(kept),
-        pruned_nodes=max(int(size[top]), 1) - len(kept),  # `top` is sent even when empty
+        pruned_nodes=max(diff.present_below(top), 1) - len(kept),  # `top` is sent even when empty
         prune_threshold=largest_left_out / largest if largest else 0.0,
-        deep_nodes=int((size[kept[deeper_at]] - 1).sum()),
+        deep_nodes=sum(folded_frames),
         height=int(heights[0]),
         text=text,
     )
-
-
-def _present_size(diff: WeighedDiff) -> Int64s:
-    """Nodes in each subtree that either side has samples at or below."""
-    present = ((diff.a.samples > 0) | (diff.b.samples > 0)).astype(np.int64)[:, None]
-    diff.named.tree.sum_up(present)  # counts present nodes below and the node itself
-    return present[:, 0]
 
 
 def _labels(tree: CallsiteTree, kept: Int64s, levels: Int64s, lookup: FrameLookup) -> Labels:

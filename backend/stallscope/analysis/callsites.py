@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import repeat
 
 import numpy as np
 from numpy.typing import NDArray
@@ -32,6 +33,10 @@ ROOT = 0
 PROCESS_LEVEL = 1
 FRAME_BITS = 32
 """A level's sort key is (parent << 32) | key: frame ids and process indexes fit 32 bits."""
+
+
+TREE_ARRAYS = ("parent", "key", "level_starts", "pair_keys", "pair_leaf")
+"""The arrays a `CallsiteTree` is made of (what is stored of one, with its comms)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,7 +115,7 @@ class CallsiteTree:
         if not len(self.pair_keys):
             return np.full(len(comms), -1, dtype=np.int64)
         index = {name: i for i, name in enumerate(self.comms)}
-        comm = np.fromiter((index.get(c, -1) for c in comms), dtype=np.int64, count=len(comms))
+        comm = np.fromiter(map(index.get, comms, repeat(-1)), dtype=np.int64, count=len(comms))
         keys = stacks.astype(np.int64) * len(self.comms) + comm
         at = np.minimum(np.searchsorted(self.pair_keys, keys), len(self.pair_keys) - 1)
         found = (comm >= 0) & (self.pair_keys[at] == keys)

@@ -42,8 +42,7 @@ FrameLookup = Callable[[Iterable[int]], Mapping[int, FrameInfo]]
 class WeighedTree:
     tree: CallsiteTree
     columns: NDArray[np.int64]
-    """Per node: inclusive value and samples, self value and samples, present nodes below and itself
-    (that last column only where the view counts them: `weigh_views`)."""
+    """Per node: inclusive value and samples, self value and samples, present nodes below and itself."""
 
     @property
     def value(self) -> Int64s:
@@ -59,32 +58,15 @@ def weigh(tree: CallsiteTree, leaves: Int32s, weights: Int64s, samples: Int64s) 
 
     Rows whose leaf is -1 (a pair the tree lacks) must have been dealt with by the caller.
     """
-    return weigh_views(tree, [(leaves, weights, samples)], sizes=True)[0]
-
-
-def weigh_views(
-    tree: CallsiteTree, sides: Sequence[tuple[Int32s, Int64s, Int64s]], sizes: bool
-) -> list[WeighedTree]:
-    """`weigh` for several views on one tree (a diff's two sides), summed up in one pass; the SIZE
-    column only when `sizes` (the diff counts what either side has, not each side alone, and keeps
-    its sides cached: 2.8 MB less per side of a 350,000-node tree)."""
-    columns = [np.zeros((tree.node_count, SIZE + 1 if sizes else SIZE), dtype=np.int64) for _ in sides]
-    inclusive = np.zeros((tree.node_count, 2 * len(sides)), dtype=np.int64)
-    for i, (side, (leaves, weights, samples)) in enumerate(zip(columns, sides, strict=True)):
-        np.add.at(side[:, SELF_VALUE], leaves, weights)
-        np.add.at(side[:, SELF_SAMPLES], leaves, samples)
-        inclusive[:, 2 * i] = side[:, SELF_VALUE]
-        inclusive[:, 2 * i + 1] = side[:, SELF_SAMPLES]
-    tree.sum_up(inclusive)
-    for i, side in enumerate(columns):
-        side[:, VALUE] = inclusive[:, 2 * i]
-        side[:, SAMPLES] = inclusive[:, 2 * i + 1]
-        if sizes:
-            # A node is in the view when anything at or below it has samples; a subtree's size counts those.
-            size = (side[:, [SAMPLES]] > 0).astype(np.int64)
-            tree.sum_up(size)
-            side[:, SIZE] = size[:, 0]
-    return [WeighedTree(tree, side) for side in columns]
+    columns = np.zeros((tree.node_count, SIZE + 1), dtype=np.int64)
+    np.add.at(columns[:, SELF_VALUE], leaves, weights)
+    np.add.at(columns[:, SELF_SAMPLES], leaves, samples)
+    columns[:, [VALUE, SAMPLES]] = columns[:, [SELF_VALUE, SELF_SAMPLES]]
+    tree.sum_up(columns[:, VALUE : SAMPLES + 1])  # a view: summed in place
+    # A node is in the view when anything at or below it has samples; a subtree's size counts those.
+    columns[:, SIZE] = columns[:, SAMPLES] > 0
+    tree.sum_up(columns[:, SIZE : SIZE + 1])
+    return WeighedTree(tree, columns)
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,13 +17,12 @@ import psycopg
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
-from stallscope.analysis.callsites import CallsiteTree
+from stallscope.analysis.callsites import TREE_ARRAYS, CallsiteTree
 
 log = logging.getLogger(__name__)
 
 FORMAT = 4
 """Bump when `CallsiteTree`'s arrays change meaning: stored trees of other formats are rebuilt."""
-ARRAYS = ("parent", "key", "level_starts", "pair_keys", "pair_leaf")
 ALIGN = 8
 """Each array starts at a multiple of this: read in place, an int64 array must be aligned."""
 EXTRA = "extra."
@@ -39,7 +38,7 @@ def to_bytes(tree: CallsiteTree, extra: Arrays | None = None) -> bytes:
     Read back with `np.frombuffer`, in place: no archive to unpack, no copy (npz took three times
     as long to read as the rows took to arrive).
     """
-    arrays: Arrays = {name: getattr(tree, name) for name in ARRAYS}
+    arrays: Arrays = {name: getattr(tree, name) for name in TREE_ARRAYS}
     events = sorted(tree.whole)
     for i, event in enumerate(events):
         arrays[f"whole_weights_{i}"], arrays[f"whole_samples_{i}"] = tree.whole[event]

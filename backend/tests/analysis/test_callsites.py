@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from stallscope.analysis import callsite_diff
-from stallscope.analysis.callsites import CallsiteTree, Stacks, build, merge
+from stallscope.analysis.callsites import TREE_ARRAYS, CallsiteTree, Stacks, build, merge
 from stallscope.analysis.diff import diff_tree, top_functions
 from stallscope.analysis.flame import (
     FrameInfo,
@@ -174,6 +174,11 @@ def test_diffs_match_the_name_trie(
             from_bytes(stored, list(tree.comms)), extras_from_bytes(stored)
         )
         assert found is not None
+        merged = callsite_diff.by_name(tree, ids, representatives).tree
+        for name in TREE_ARRAYS:
+            assert np.array_equal(getattr(found.tree, name), getattr(merged, name))
+        if merged is not tree:  # the merge as stored (read where it lies), not merged again
+            assert not found.tree.parent.flags.writeable
         named = found
     else:
         named = callsite_diff.by_name(tree, ids, representatives)
