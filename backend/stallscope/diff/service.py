@@ -21,7 +21,7 @@ from stallscope.flame import callsite_trees, repository
 from stallscope.flame.answer_cache import answer_cache
 from stallscope.flame.catalog import catalog
 from stallscope.flame.schemas import SampleFilter
-from stallscope.flame.stack_rows import StackWeightArrays, stack_weight_arrays
+from stallscope.flame.stack_rows import StackWeightArrays, from_sample_times, stack_weight_arrays
 from stallscope.flame.tree_json import payload_with_tree
 from stallscope.kit.errors import NotFound, Unavailable
 from stallscope.kit.lru import LruCache
@@ -89,7 +89,7 @@ def _weighed_diff(
     """Both sides read by the flame graph's own queries and weighed on one tree of all their captures.
 
     A pair the tree lacks means a stale tree: rebuilt once, as the flame graph does."""
-    reading = _read_sides(session, [a, b])
+    reading = _read_sides(session, [a, b], captures)
     named = _named_tree(session, captures)  # while the database aggregates the sides
     named.functions()
     rows_a, rows_b = reading()
@@ -116,17 +116,34 @@ def _weighed_diff(
     )
 
 
-def _read_sides(session: Session, sides: list[SampleFilter]) -> Callable[[], list[StackWeightArrays]]:
+def _read_sides(
+    session: Session, sides: list[SampleFilter], captures: list[Capture]
+) -> Callable[[], list[StackWeightArrays]]:
     """Start reading each side's stack weights; the call returned waits for them.
 
-    With an engine to connect with, the sides are read at once on their own connections, while this
-    thread goes on (the database aggregates both on two cores; the named tree is built meanwhile).
-    A session bound to one connection reads them in turn, when waited for."""
+    A side the captures' sample arrays answer is summed here and now (milliseconds). The others are
+    aggregated by the database: with an engine to connect with, at once on their own connections,
+    while this thread goes on (the database aggregates both on two cores; the named tree is built
+    meanwhile); a session bound to one connection reads them in turn, when waited for."""
+    local = [from_sample_times(session, side, _of(side, captures)) for side in sides]
     bind = session.get_bind()
     if not isinstance(bind, Engine):
-        return lambda: [stack_weight_arrays(repository.stack_weight_columns(session, side)) for side in sides]
-    pending = [_side_readers.submit(_read_side, bind, side) for side in sides]
-    return lambda: [future.result() for future in pending]
+        return lambda: [
+            found or stack_weight_arrays(repository.stack_weight_columns(session, side))
+            for found, side in zip(local, sides, strict=True)
+        ]
+    pending = {
+        i: _side_readers.submit(_read_side, bind, side) for i, side in enumerate(sides) if local[i] is None
+    }
+
+    def waited() -> list[StackWeightArrays]:
+        return [pending[i].result() if found is None else found for i, found in enumerate(local)]
+
+    return waited
+
+
+def _of(side: SampleFilter, captures: list[Capture]) -> list[Capture]:
+    return [c for c in captures if c.id in side.capture_ids]
 
 
 def _read_side(bind: Engine, side: SampleFilter) -> StackWeightArrays:

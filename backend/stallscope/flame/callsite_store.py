@@ -32,17 +32,23 @@ Arrays = dict[str, np.ndarray]
 
 
 def to_bytes(tree: CallsiteTree, extra: Arrays | None = None) -> bytes:
-    """A JSON header (each array's name, dtype, length and offset, and the events of the whole-capture
-    weights), then the arrays' bytes as they are in memory; `extra` arrays after the tree's.
-
-    Read back with `np.frombuffer`, in place: no archive to unpack, no copy (npz took three times
-    as long to read as the rows took to arrive).
-    """
+    """The tree's arrays (`pack`, with the events of its whole-capture weights in the header),
+    `extra` arrays after them."""
     arrays: Arrays = {name: getattr(tree, name) for name in TREE_ARRAYS}
     events = sorted(tree.whole)
     for i, event in enumerate(events):
         arrays[f"whole_weights_{i}"], arrays[f"whole_samples_{i}"] = tree.whole[event]
     arrays.update({EXTRA + name: array for name, array in (extra or {}).items()})
+    return pack(arrays, {"events": events})
+
+
+def pack(arrays: Arrays, head: dict[str, object]) -> bytes:
+    """A JSON header (`head`, and each array's name, dtype, length and offset), then the arrays'
+    bytes as they are in memory.
+
+    Read back with `np.frombuffer`, in place: no archive to unpack, no copy (npz took three times
+    as long to read as the rows took to arrive).
+    """
     index: list[list[object]] = []
     parts: list[bytes] = []
     offset = 0
@@ -52,12 +58,13 @@ def to_bytes(tree: CallsiteTree, extra: Arrays | None = None) -> bytes:
         padding = -len(raw) % ALIGN
         parts.append(raw + bytes(padding))
         offset += len(raw) + padding
-    head = json.dumps({"arrays": index, "events": events}).encode()
-    head += bytes(-(len(head) + 4) % ALIGN)
-    return struct.pack("<I", len(head)) + head + b"".join(parts)
+    encoded = json.dumps({**head, "arrays": index}).encode()
+    encoded += bytes(-(len(encoded) + 4) % ALIGN)
+    return struct.pack("<I", len(encoded)) + encoded + b"".join(parts)
 
 
-def _read(data: bytes) -> tuple[dict[str, object], Arrays]:
+def unpack(data: bytes) -> tuple[dict[str, object], Arrays]:
+    """The header and arrays of `pack`, the arrays read in place (read-only views of `data`)."""
     (head_size,) = struct.unpack_from("<I", data)
     head: dict[str, object] = json.loads(data[4 : 4 + head_size].rstrip(b"\0"))
     base = 4 + head_size
@@ -72,10 +79,22 @@ def _read(data: bytes) -> tuple[dict[str, object], Arrays]:
 
 def from_bytes(data: bytes, comms: list[str]) -> CallsiteTree:
     """The tree of `to_bytes`. Its arrays are read in place when nothing else is stored with it, else
-    copied out, so that a cached tree does not keep the extra arrays' bytes alive."""
-    head, arrays = _read(data)
+    copied out, so that a tree kept alone does not keep the extra arrays' bytes alive."""
+    head, arrays = unpack(data)
     if any(name.startswith(EXTRA) for name in arrays):
         arrays = {name: array.copy() for name, array in arrays.items() if not name.startswith(EXTRA)}
+    return _tree(head, arrays, comms)
+
+
+def tree_and_extras_from_bytes(data: bytes, comms: list[str]) -> tuple[CallsiteTree, Arrays]:
+    """The tree of `to_bytes` and its `extra` arrays, all read in place (kept together, they keep
+    the bytes alive together: nothing is copied)."""
+    head, arrays = unpack(data)
+    extras = {name[len(EXTRA) :]: array for name, array in arrays.items() if name.startswith(EXTRA)}
+    return _tree(head, arrays, comms), extras
+
+
+def _tree(head: dict[str, object], arrays: Arrays, comms: list[str]) -> CallsiteTree:
     events = head["events"]
     assert isinstance(events, list)
     whole = {
@@ -90,11 +109,6 @@ def from_bytes(data: bytes, comms: list[str]) -> CallsiteTree:
         pair_leaf=arrays["pair_leaf"],
         whole=whole,
     )
-
-
-def extras_from_bytes(data: bytes) -> Arrays:
-    """The `extra` arrays of `to_bytes`, by the names they were given."""
-    return {name[len(EXTRA) :]: array for name, array in _read(data)[1].items() if name.startswith(EXTRA)}
 
 
 def _stored(session: Session, capture_id: int, parsed_at: datetime | None) -> tuple[list[str], bytes] | None:
@@ -122,10 +136,12 @@ def load(session: Session, capture_id: int, parsed_at: datetime | None) -> Calls
     return None if stored is None else from_bytes(stored[1], stored[0])
 
 
-def load_extras(session: Session, capture_id: int, parsed_at: datetime | None) -> Arrays | None:
-    """The arrays stored beside this parse's tree, or None when no tree of this parse is stored."""
+def load_with_extras(
+    session: Session, capture_id: int, parsed_at: datetime | None
+) -> tuple[CallsiteTree, Arrays] | None:
+    """The stored tree of this parse and the arrays stored beside it, in one read, or None."""
     stored = _stored(session, capture_id, parsed_at)
-    return None if stored is None else extras_from_bytes(stored[1])
+    return None if stored is None else tree_and_extras_from_bytes(stored[1], stored[0])
 
 
 def store(
@@ -137,7 +153,7 @@ def store(
             "INSERT INTO capture_callsite_trees (capture_id, parsed_at, format, comms, arrays) "
             "VALUES (:id, :parsed_at, :format, :comms, :arrays) ON CONFLICT (capture_id) DO UPDATE "
             "SET parsed_at = excluded.parsed_at, format = excluded.format, comms = excluded.comms, "
-            "arrays = excluded.arrays"
+            "arrays = excluded.arrays, sample_times = NULL"  # stored after, against this tree
         ),
         {
             "id": capture_id,

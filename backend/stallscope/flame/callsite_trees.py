@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 
 import numpy as np
@@ -25,15 +26,16 @@ from sqlalchemy.orm import Session
 from stallscope.analysis import callsite_diff
 from stallscope.analysis.callsite_diff import NamedTree
 from stallscope.analysis.callsites import CallsiteTree, Stacks, build, merge
-from stallscope.flame import callsite_store, repository
+from stallscope.flame import callsite_store, repository, sample_times
 from stallscope.kit.lru import LruCache
 from stallscope.models import Capture
 
 log = logging.getLogger(__name__)
 
 CACHE_BYTES = 32 * 1024 * 1024
-"""Trees kept per process: a 350,000-node capture's tree takes about 5 MB and reads back from its
-stored copy in 3 ms, so the cache holds a working set, not every capture browsed."""
+"""Trees kept per process: a 350,000-node capture's tree takes about 5 MB, 9 MB with its diff's parts
+(the tree merged by name, the function index), and reads back from its stored copy in a few
+milliseconds, so the cache holds a working set, not every capture browsed."""
 
 _PAIRS = """
     SELECT comm, stack_id FROM capture_stack_totals WHERE capture_id = :id GROUP BY 1, 2
@@ -102,10 +104,18 @@ def _starts(lengths: np.ndarray) -> np.ndarray:
 def build_and_store(session: Session, capture_id: int, parsed_at: datetime) -> CallsiteTree:
     """Build the capture's tree from what its parse wrote and keep it for this parse, with the parts
     of its diffs (`callsite_diff.named_parts`); caller commits."""
+    return _build_and_store(session, capture_id, parsed_at).tree
+
+
+def _build_and_store(session: Session, capture_id: int, parsed_at: datetime) -> KeptTree:
+    """The tree, the diff's parts, and the samples as arrays for range views (`flame/sample_times.py`)."""
     tree = build_capture_tree(session, capture_id)
     parts = callsite_diff.named_parts(tree, *_name_representatives(session, tree))
     callsite_store.store(session, capture_id, parsed_at, tree, dict(parts))
-    return tree
+    times = sample_times.build(session, capture_id, tree)
+    if times is not None:
+        sample_times.store(session, capture_id, parsed_at, times)
+    return KeptTree(tree, parts)
 
 
 def _name_representatives(session: Session, tree: CallsiteTree) -> tuple[np.ndarray, np.ndarray]:
@@ -133,22 +143,36 @@ def build_capture_tree(session: Session, capture_id: int) -> CallsiteTree:
     return tree
 
 
-def _stored_or_built(session: Session, capture: Capture) -> CallsiteTree:
+@dataclass(frozen=True, slots=True)
+class KeptTree:
+    """A tree as the cache keeps it: a capture's with the diff's parts stored beside it (read with
+    it, in one round trip: a diff of the capture's ranges then needs nothing more from the database),
+    or a merge of several captures' trees, which has none."""
+
+    tree: CallsiteTree
+    parts: callsite_store.Arrays | None = None
+
+    @property
+    def nbytes(self) -> int:
+        return self.tree.nbytes + sum(a.nbytes for a in (self.parts or {}).values())
+
+
+def _stored_or_built(session: Session, capture: Capture) -> KeptTree:
     """The stored tree, or one built now (a capture parsed before trees were stored, or whose tree
     could not be stored after its parse), stored in a transaction of its own for the next process."""
-    stored = callsite_store.load(session, capture.id, capture.parsed_at)
+    stored = callsite_store.load_with_extras(session, capture.id, capture.parsed_at)
     if stored is not None:
-        return stored
+        return KeptTree(*stored)
     if capture.parsed_at is None:
-        return build_capture_tree(session, capture.id)
+        return KeptTree(build_capture_tree(session, capture.id))
     try:
         with Session(session.get_bind()) as own:
-            tree = build_and_store(own, capture.id, capture.parsed_at)
+            kept = _build_and_store(own, capture.id, capture.parsed_at)
             own.commit()
     except Exception:
         log.exception("the call-site tree of capture %s was not stored; built for this process", capture.id)
-        return build_capture_tree(session, capture.id)
-    return tree
+        return KeptTree(build_capture_tree(session, capture.id))
+    return kept
 
 
 def _version(capture: Capture) -> str:
@@ -160,35 +184,37 @@ class CallsiteTrees:
     trees leave first once their arrays pass `CACHE_BYTES`."""
 
     def __init__(self, max_bytes: int = CACHE_BYTES) -> None:
-        self._trees: LruCache[str, CallsiteTree] = LruCache(max_size=max_bytes, size=lambda t: t.nbytes)
+        self._trees: LruCache[str, KeptTree] = LruCache(max_size=max_bytes, size=lambda t: t.nbytes)
 
     def tree_for(self, session: Session, captures: Sequence[Capture]) -> CallsiteTree:
         versions = sorted(_version(c) for c in captures)
         key = ",".join(versions)
-        found = self._get(key)
+        found = self._trees.get(key)
         if found is not None:
-            return found
-        parts = []
-        for capture in sorted(captures, key=lambda c: c.id):
-            own = self._get(_version(capture))
-            if own is None:
-                own = _stored_or_built(session, capture)
-                self._put(_version(capture), own)
-            parts.append(own)
+            return found.tree
+        parts = [self.kept(session, capture).tree for capture in sorted(captures, key=lambda c: c.id)]
         tree = merge(parts)
         if len(parts) > 1:
-            self._put(key, tree)
+            self._trees.put(key, KeptTree(tree))
         return tree
+
+    def kept(self, session: Session, capture: Capture) -> KeptTree:
+        """One capture's tree and stored parts, from the cache or read (or built) now."""
+        own = self._trees.get(_version(capture))
+        if own is None:
+            own = _stored_or_built(session, capture)
+            self._trees.put(_version(capture), own)
+        return own
 
     def named_for(self, session: Session, captures: Sequence[Capture]) -> NamedTree:
         """The captures' tree with frames merged by name (what a diff weighs): one capture's as its
         parse stored it, with its function index; several captures' merged now."""
-        tree = self.tree_for(session, captures)
         if len(captures) == 1:
-            parts = callsite_store.load_extras(session, captures[0].id, captures[0].parsed_at)
-            stored = None if parts is None else callsite_diff.named_from_parts(tree, parts)
+            own = self.kept(session, captures[0])
+            stored = None if own.parts is None else callsite_diff.named_from_parts(own.tree, own.parts)
             if stored is not None:
                 return stored
+        tree = self.tree_for(session, captures)
         return callsite_diff.by_name(tree, *_name_representatives(session, tree))
 
     def whole_weights(
@@ -199,7 +225,7 @@ class CallsiteTrees:
         tree = self.tree_for(session, captures)
         leaves, weights, samples = [], [], []
         for capture in captures:
-            own = self._get(_version(capture)) or self.tree_for(session, [capture])
+            own = self.kept(session, capture).tree
             per_pair = own.whole.get(event)
             if per_pair is None:
                 continue
@@ -219,12 +245,6 @@ class CallsiteTrees:
 
     def clear(self) -> None:
         self._trees.clear()
-
-    def _get(self, key: str) -> CallsiteTree | None:
-        return self._trees.get(key)
-
-    def _put(self, key: str, tree: CallsiteTree) -> None:
-        self._trees.put(key, tree)
 
 
 trees = CallsiteTrees()

@@ -17,7 +17,7 @@ from stallscope.flame import callsite_trees, repository
 from stallscope.flame.answer_cache import answer_cache
 from stallscope.flame.catalog import catalog
 from stallscope.flame.schemas import EventFacet, FacetsOut, FlameOut, SampleFilter
-from stallscope.flame.stack_rows import StackWeightArrays, stack_weight_arrays
+from stallscope.flame.stack_rows import StackWeightArrays, stack_rows
 from stallscope.flame.tree_json import payload_with_tree
 from stallscope.kit.errors import NotFound, Unavailable
 from stallscope.kit.lru import LruCache
@@ -76,8 +76,7 @@ def weighed_view(session: Session, flt: SampleFilter, captures: list[Capture]) -
         tree, leaves, weights, samples = callsite_trees.trees.whole_weights(session, captures, flt.event)
         weighed = weigh(tree, leaves, weights, samples)
     else:
-        rows = stack_weight_arrays(repository.stack_weight_columns(session, flt))
-        weighed = weigh_rows(session, captures, rows)
+        weighed = weigh_rows(session, captures, stack_rows(session, flt, captures))
     _weighed_cache.put(key, weighed)
     return weighed
 

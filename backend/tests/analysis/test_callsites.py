@@ -28,7 +28,7 @@ from stallscope.analysis.flame import (
 )
 from stallscope.analysis.folded_view import folded_stacks
 from stallscope.analysis.weighed_tree import Namer, find, prune, weigh
-from stallscope.flame.callsite_store import extras_from_bytes, from_bytes, to_bytes
+from stallscope.flame.callsite_store import to_bytes, tree_and_extras_from_bytes
 
 COMMS = ("java", "nginx", "postgres")
 FRAMES = {i: FrameInfo(f"f{i}", "kernel" if i % 3 == 0 else "user") for i in range(1, 8)}
@@ -170,9 +170,7 @@ def test_diffs_match_the_name_trie(
     tree = build(stacks)
     if sides.draw(st.booleans(), label="stored with the tree"):
         stored = to_bytes(tree, callsite_diff.named_parts(tree, ids, representatives))
-        found = callsite_diff.named_from_parts(
-            from_bytes(stored, list(tree.comms)), extras_from_bytes(stored)
-        )
+        found = callsite_diff.named_from_parts(*tree_and_extras_from_bytes(stored, list(tree.comms)))
         assert found is not None
         merged = callsite_diff.by_name(tree, ids, representatives).tree
         for name in TREE_ARRAYS:

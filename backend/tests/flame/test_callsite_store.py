@@ -6,7 +6,7 @@ import numpy as np
 
 from stallscope.analysis import callsite_diff
 from stallscope.analysis.callsites import Stacks, build
-from stallscope.flame.callsite_store import extras_from_bytes, from_bytes, to_bytes
+from stallscope.flame.callsite_store import from_bytes, to_bytes, tree_and_extras_from_bytes
 
 
 def test_a_tree_and_its_weights_survive_the_round_trip() -> None:
@@ -51,7 +51,7 @@ def test_a_capture_whose_frames_all_differ_in_name_is_its_own_merge_by_name() ->
     tree = build(stacks)
     ids = np.array([1, 2, 4], dtype=np.int64)
     stored = to_bytes(tree, callsite_diff.named_parts(tree, ids, ids))
-    named = callsite_diff.named_from_parts(from_bytes(stored, ["java"]), extras_from_bytes(stored))
+    named = callsite_diff.named_from_parts(*tree_and_extras_from_bytes(stored, ["java"]))
     assert named is not None
     assert np.array_equal(named.tree.key, tree.key)
     assert np.array_equal(named.tree.parent, tree.parent)
