@@ -42,7 +42,11 @@ STALLED_PARSES = """
     WHERE status = 'parsing'
       AND coalesce(parse_heartbeat_at, queued_at, created_at) < now() - make_interval(secs => %s)
     ORDER BY id
+    FOR UPDATE SKIP LOCKED
 """
+"""A row locked by another transaction is a live parse's: the parse writes its capture's row, then
+runs the steps of its transaction (rollups, slices, statistics) holding that lock, and its heartbeat,
+an UPDATE of the same row, waits for the commit. Seconds of steps must not look like a dead worker."""
 LOST_MESSAGES = f"""
     SELECT id, parse_attempt FROM captures
     WHERE status = 'queued'
@@ -54,12 +58,17 @@ REQUEUE = """
     SET status = 'queued', progress = 0, parse_attempt = parse_attempt + 1, queued_at = now(),
         parse_heartbeat_at = NULL, recoveries = recoveries + %(counts)s, recovery_note = %(note)s
     WHERE id = %(id)s AND parse_attempt = %(attempt)s AND status = %(status)s
+      AND (status = 'queued' OR coalesce(parse_heartbeat_at, queued_at, created_at)
+                                 < now() - make_interval(secs => %(stale_s)s))
     RETURNING parse_attempt
 """
+"""Conditional: a stalled parse whose heartbeat moved on since it was found (its transaction's lock
+just released) is left to finish."""
 GIVE_UP = """
     UPDATE captures SET status = 'failed', progress = 0, error = %(error)s, recovery_note = %(error)s,
         parsed_at = now()
     WHERE id = %(id)s AND parse_attempt = %(attempt)s AND status = 'parsing'
+      AND coalesce(parse_heartbeat_at, queued_at, created_at) < now() - make_interval(secs => %(stale_s)s)
 """
 
 
@@ -73,7 +82,7 @@ def find_and_requeue(conn: Conn, *, queue_is_empty: bool, stall_timeout_s: float
     requeued: list[Requeued] = []
     for capture_id, attempt, heartbeat in conn.execute(STALLED_PARSES, (stall_timeout_s,)).fetchall():
         seen = f"last heartbeat {heartbeat:%Y-%m-%d %H:%M:%S} UTC" if heartbeat else "no heartbeat"
-        outcome = _requeue_stalled(conn, capture_id, attempt, seen)
+        outcome = _requeue_stalled(conn, capture_id, attempt, seen, stall_timeout_s)
         if outcome is not None:
             requeued.append(outcome)
     if queue_is_empty:
@@ -84,7 +93,14 @@ def find_and_requeue(conn: Conn, *, queue_is_empty: bool, stall_timeout_s: float
             )
             row = conn.execute(
                 REQUEUE,
-                {"id": capture_id, "attempt": attempt, "status": "queued", "counts": 0, "note": reason},
+                {
+                    "id": capture_id,
+                    "attempt": attempt,
+                    "status": "queued",
+                    "counts": 0,
+                    "note": reason,
+                    "stale_s": 0.0,  # not read for a queued capture
+                },
             ).fetchone()
             if row is not None:
                 requeued.append(Requeued(capture_id, row[0], reason))
@@ -93,7 +109,9 @@ def find_and_requeue(conn: Conn, *, queue_is_empty: bool, stall_timeout_s: float
     return requeued
 
 
-def _requeue_stalled(conn: Conn, capture_id: int, attempt: int, seen: str) -> Requeued | None:
+def _requeue_stalled(
+    conn: Conn, capture_id: int, attempt: int, seen: str, stall_timeout_s: float
+) -> Requeued | None:
     recoveries = conn.execute("SELECT recoveries FROM captures WHERE id = %s", (capture_id,)).fetchone()
     if recoveries is not None and recoveries[0] + 1 >= MAX_RECOVERIES:
         error = (
@@ -101,12 +119,19 @@ def _requeue_stalled(conn: Conn, capture_id: int, attempt: int, seen: str) -> Re
             "memory than the worker has (see the STALLSCOPE_MAX_* limits), or the parser crashed on it. "
             "Re-parse to try again."
         )
-        if conn.execute(GIVE_UP, {"id": capture_id, "attempt": attempt, "error": error}).rowcount:
+        given_up = {"id": capture_id, "attempt": attempt, "error": error, "stale_s": stall_timeout_s}
+        if conn.execute(GIVE_UP, given_up).rowcount:
             discard_results(conn, capture_id)
             log.error("capture %s: %s", capture_id, error)
         return None
     reason = f"the worker parsing it stopped ({seen}); queued again"
-    row = conn.execute(
-        REQUEUE, {"id": capture_id, "attempt": attempt, "status": "parsing", "counts": 1, "note": reason}
-    ).fetchone()
+    params = {
+        "id": capture_id,
+        "attempt": attempt,
+        "status": "parsing",
+        "counts": 1,
+        "note": reason,
+        "stale_s": stall_timeout_s,
+    }
+    row = conn.execute(REQUEUE, params).fetchone()
     return Requeued(capture_id, row[0], reason) if row is not None else None

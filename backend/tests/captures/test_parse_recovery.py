@@ -112,6 +112,23 @@ def test_a_live_parse_is_left_alone(api: TestClient, database_url: str, parsed: 
     _set(database_url, parsed["id"], "status = 'ready'")
 
 
+def test_a_parse_in_the_steps_of_its_transaction_is_left_alone(
+    api: TestClient, database_url: str, parsed: dict[str, Any]
+) -> None:
+    """A parse writes its capture's row, then runs its transaction's steps holding that row's lock;
+    its heartbeat waits behind the lock and looks old. A locked row is a live parse, not a dead one."""
+    _set(database_url, parsed["id"], "status = 'parsing', parse_heartbeat_at = now() - interval '10 minutes'")
+    with psycopg.connect(libpq_url(database_url)) as parse_transaction:
+        parse_transaction.execute("UPDATE captures SET progress = 0.99 WHERE id = %s", (parsed["id"],))
+        with psycopg.connect(libpq_url(database_url), autocommit=True) as conn:
+            conn.execute("SET lock_timeout = '5s'")  # a recovery that waits for the lock fails here
+            requeued = find_and_requeue(conn, queue_is_empty=False, stall_timeout_s=STALL_TIMEOUT_S)
+        assert parsed["id"] not in [r.capture_id for r in requeued]
+    row = _row(database_url, parsed["id"])
+    assert (row["status"], row["recoveries"]) == ("parsing", 0)
+    _set(database_url, parsed["id"], "status = 'ready'")
+
+
 def test_a_capture_that_keeps_killing_its_worker_fails_with_the_reason(
     api: TestClient, database_url: str, parsed: dict[str, Any]
 ) -> None:
