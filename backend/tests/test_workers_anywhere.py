@@ -152,7 +152,11 @@ def test_workers_on_other_hosts_parse_from_the_object_store_and_one_dying_loses_
         after_kill = client.get(f"/api/captures/{big}").json()
         assert after_kill["status"] == "parsing", "killed in the middle, not after the end"
         done = _parsed(client, big)
-        assert done["status"] == "ready", survivor.log.read_text()[-3000:]
+        api_process = processes[0]
+        assert done["status"] == "ready", (
+            f"{done.get('error')} / {done.get('recovery_note')}\n--- API:\n{api_process.log.read_text()[-3000:]}"
+            f"\n--- survivor:\n{survivor.log.read_text()[-3000:]}"
+        )
         assert done["recovery_note"], "queued again because its worker died, then parsed by the other"
         assert _flame_total(client, big) == BIG_SAMPLES
         assert survivor.popen.poll() is None

@@ -66,9 +66,13 @@ def claim_capture(
 
 
 TOUCH = """
-    UPDATE captures SET parse_heartbeat_at = now()
+    UPDATE captures SET parse_heartbeat_at = clock_timestamp()
     WHERE id = %s AND parse_attempt = %s AND status = 'parsing'
 """
+"""`clock_timestamp()`, not `now()`: a touch waits for the parse's own transaction while it holds the
+row (its steps run after it writes the row), and `now()` is when the touch began waiting. Seconds of
+steps then left a heartbeat already stale when the transaction committed, and the recovery queued
+a live parse again."""
 
 
 class ParseHeartbeat:

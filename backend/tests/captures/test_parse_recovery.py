@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import subprocess
 import threading
+import time
 from typing import Any
 
 import psycopg
 import pytest
 from fastapi.testclient import TestClient
 
+from stallscope.captures.parse_claim import TOUCH
 from stallscope.captures.parse_queue import send_parse
 from stallscope.captures.parsing import parse_capture
 from stallscope.captures.recovery import MAX_RECOVERIES, find_and_requeue
@@ -127,6 +129,54 @@ def test_a_parse_in_the_steps_of_its_transaction_is_left_alone(
     row = _row(database_url, parsed["id"])
     assert (row["status"], row["recoveries"]) == ("parsing", 0)
     _set(database_url, parsed["id"], "status = 'ready'")
+
+
+def test_a_heartbeat_that_waited_for_the_parse_transaction_is_dated_when_written(
+    api: TestClient, database_url: str, parsed: dict[str, Any]
+) -> None:
+    """The heartbeat waits while the parse's transaction holds the row; once it goes through it must
+    say "alive now", not "alive when I started waiting", or the recovery takes the parse for dead."""
+    attempt = _row(database_url, parsed["id"])["parse_attempt"]
+    _set(database_url, parsed["id"], "status = 'parsing', parse_heartbeat_at = now() - interval '10 minutes'")
+    touching = threading.Event()
+    with psycopg.connect(libpq_url(database_url)) as parse_transaction:
+        parse_transaction.execute("UPDATE captures SET progress = 0.99 WHERE id = %s", (parsed["id"],))
+
+        def touch() -> None:
+            with psycopg.connect(libpq_url(database_url), autocommit=True) as conn:
+                touching.set()
+                conn.execute(TOUCH, (parsed["id"], attempt))  # waits for the commit below
+
+        toucher = threading.Thread(target=touch)
+        toucher.start()
+        assert touching.wait(30)
+        _wait_for_lock_waiter(database_url)
+        row = parse_transaction.execute("SELECT clock_timestamp()").fetchone()
+        assert row is not None
+        committed_after = row[0]
+    toucher.join(30)
+    assert not toucher.is_alive()
+    with psycopg.connect(libpq_url(database_url), autocommit=True) as conn:
+        found = conn.execute(
+            "SELECT parse_heartbeat_at FROM captures WHERE id = %s", (parsed["id"],)
+        ).fetchone()
+    assert found is not None
+    assert found[0] >= committed_after
+    _set(database_url, parsed["id"], "status = 'ready'")
+
+
+def _wait_for_lock_waiter(database_url: str) -> None:
+    """Until some session waits for a row lock (the touch, behind the parse's transaction)."""
+    with psycopg.connect(libpq_url(database_url), autocommit=True) as conn:
+        for _ in range(300):
+            waiting = conn.execute(
+                "SELECT count(*) FROM pg_stat_activity "
+                "WHERE wait_event_type = 'Lock' AND query LIKE '%SET parse_heartbeat_at%'"
+            ).fetchone()
+            if waiting is not None and waiting[0] > 0:
+                return
+            time.sleep(0.1)
+    raise AssertionError("the heartbeat never waited for the parse's transaction")
 
 
 def test_a_capture_that_keeps_killing_its_worker_fails_with_the_reason(
