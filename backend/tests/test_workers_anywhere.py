@@ -152,11 +152,7 @@ def test_workers_on_other_hosts_parse_from_the_object_store_and_one_dying_loses_
         after_kill = client.get(f"/api/captures/{big}").json()
         assert after_kill["status"] == "parsing", "killed in the middle, not after the end"
         done = _parsed(client, big)
-        api_process = processes[0]
-        assert done["status"] == "ready", (
-            f"{done.get('error')} / {done.get('recovery_note')}\n--- API:\n{api_process.log.read_text()[-3000:]}"
-            f"\n--- survivor:\n{survivor.log.read_text()[-3000:]}"
-        )
+        assert done["status"] == "ready", _why(done, processes[0], survivor)
         assert done["recovery_note"], "queued again because its worker died, then parsed by the other"
         assert _flame_total(client, big) == BIG_SAMPLES
         assert survivor.popen.poll() is None
@@ -205,6 +201,12 @@ def _upload(client: httpx.Client, incident: int, name: str, body: bytes) -> int:
     assert response.status_code == 202, response.text
     capture_id: int = response.json()["id"]
     return capture_id
+
+
+def _why(capture: dict[str, Any], *processes: Process) -> str:
+    """The capture's error and recovery note, and the end of each process's log."""
+    logs = "".join(f"\n--- {p.name}:\n{p.log.read_text()[-3000:]}" for p in processes)
+    return f"{capture.get('error')} / {capture.get('recovery_note')}{logs}"
 
 
 def _parsed(client: httpx.Client, capture: int) -> dict[str, Any]:

@@ -42,11 +42,7 @@ STALLED_PARSES = """
     WHERE status = 'parsing'
       AND coalesce(parse_heartbeat_at, queued_at, created_at) < now() - make_interval(secs => %s)
     ORDER BY id
-    FOR UPDATE SKIP LOCKED
 """
-"""A row locked by another transaction is a live parse's: the parse writes its capture's row, then
-runs the steps of its transaction (rollups, slices, statistics) holding that lock, and its heartbeat,
-an UPDATE of the same row, waits for the commit. Seconds of steps must not look like a dead worker."""
 LOST_MESSAGES = f"""
     SELECT id, parse_attempt FROM captures
     WHERE status = 'queued'
@@ -62,8 +58,11 @@ REQUEUE = """
                                  < now() - make_interval(secs => %(stale_s)s))
     RETURNING parse_attempt
 """
-"""Conditional: a stalled parse whose heartbeat moved on since it was found (its transaction's lock
-just released) is left to finish."""
+"""Conditional, the heartbeat's age checked again when the row is written: a parse holds its
+capture's row while its transaction's steps run (rollups, slices, statistics) and its heartbeat
+waits behind that lock; when the parse commits, the waiting heartbeat goes first and this finds it
+fresh. Waiting for the lock is bounded (`LOCK_TIMEOUT`): a row held longer is tried next round."""
+LOCK_TIMEOUT = "2s"
 GIVE_UP = """
     UPDATE captures SET status = 'failed', progress = 0, error = %(error)s, recovery_note = %(error)s,
         parsed_at = now()
@@ -80,9 +79,17 @@ def find_and_requeue(conn: Conn, *, queue_is_empty: bool, stall_timeout_s: float
     whose heartbeat is `stall_timeout_s` old has lost its worker.
     """
     requeued: list[Requeued] = []
+    conn.execute(f"SET lock_timeout = '{LOCK_TIMEOUT}'")
     for capture_id, attempt, heartbeat in conn.execute(STALLED_PARSES, (stall_timeout_s,)).fetchall():
         seen = f"last heartbeat {heartbeat:%Y-%m-%d %H:%M:%S} UTC" if heartbeat else "no heartbeat"
-        outcome = _requeue_stalled(conn, capture_id, attempt, seen, stall_timeout_s)
+        try:
+            outcome = _requeue_stalled(conn, capture_id, attempt, seen, stall_timeout_s)
+        except psycopg.errors.LockNotAvailable:
+            log.info(
+                "capture %s: its row is held by a transaction (a parse's steps?); tried again later",
+                capture_id,
+            )
+            continue
         if outcome is not None:
             requeued.append(outcome)
     if queue_is_empty:
