@@ -4,10 +4,18 @@
  * per CPU, in the row's details; a warning about a whole file names no line.
  */
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Locator } from '@playwright/test';
 import { createIncident, repo, saveScreenshot, uploadCapture } from './helpers';
 
 const lostEvents = path.join(repo, 'backend', 'tests', 'ingest', 'data', 'ftrace', 'events_lost.txt');
+
+/**
+ * Until a row has its final height: a responder's controls ("Shift…") arrive with the permissions,
+ * after the rows are drawn, and push the row's toggle down; a click in that moment can miss it.
+ */
+async function settled(row: Locator): Promise<void> {
+  await expect(row.getByRole('button', { name: 'Shift…' })).toBeVisible();
+}
 
 test('an empty upload is an empty row; lost events are counted per CPU in the details', async ({ page, request }) => {
   const incident = await createIncident(request, `e2e capture rows ${Date.now()}`);
@@ -22,6 +30,7 @@ test('an empty upload is an empty row; lost events are counted per CPU in the de
   await expect(blank.getByTestId('capture-empty')).toContainText('The file is empty');
 
   const traced = page.getByTestId('capture-row').filter({ hasText: 'events_lost.txt' });
+  await settled(traced);
   await traced.getByRole('button', { name: /warn/ }).click();
   await expect(page.locator('.warnings')).toContainText('lost 1,836 events (CPU 0: 1,067, CPU 1: 769)');
   await saveScreenshot(page, 'capture-rows-empty-and-lost.png');
@@ -35,6 +44,7 @@ test('a warning about the whole file names no line; one about a line names it', 
 
   await page.goto(`/incidents/${incident}`);
   const metrics = page.getByTestId('capture-row').filter({ hasText: 'latency.csv' });
+  await settled(metrics);
   await metrics.getByRole('button', { name: /warn/ }).click();
   // The details are the next table row: the only warnings open so far are this file's.
   const fileWarnings = page.locator('.warnings');
