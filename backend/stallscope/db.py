@@ -54,3 +54,11 @@ def raw_connection(url: str, *, autocommit: bool = False) -> Iterator[psycopg.Co
     """A psycopg connection for bulk work (COPY) that SQLAlchemy would only slow down."""
     with psycopg.connect(libpq_url(url), autocommit=autocommit) as conn:
         yield conn
+
+
+def session_connection(session: Session) -> psycopg.Connection[tuple[Any, ...]]:
+    """The session's own psycopg connection, inside its transaction: for what SQLAlchemy's text
+    queries cannot ask for (binary results, server-side cursors, COPY)."""
+    driver = session.connection().connection.driver_connection
+    assert isinstance(driver, psycopg.Connection)
+    return driver

@@ -7,11 +7,12 @@ stored (timestamps keep microseconds), and no Python `datetime` per row.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, cast
+from typing import Any
 
 import psycopg
 from sqlalchemy.orm import Session
 
+from stallscope.db import session_connection
 from stallscope.kit.errors import NotFound
 
 Conn = psycopg.Connection[tuple[Any, ...]]
@@ -62,7 +63,7 @@ DOCUMENTS = "SELECT kind, content FROM capture_documents WHERE capture_id = %(id
 
 def psycopg_connection(session: Session) -> Conn:
     """The session's own connection, inside its transaction: server-side cursors need one."""
-    return cast(Conn, session.connection().connection.driver_connection)
+    return session_connection(session)
 
 
 def capture_row(conn: Conn, capture_id: int) -> Row:

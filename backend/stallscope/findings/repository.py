@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 import psycopg
@@ -16,6 +16,7 @@ from stallscope.analysis.callsites import CallsiteTree
 from stallscope.analysis.findings.cpu_table import NO_ID
 from stallscope.analysis.findings.digest import BURST_GAP_US, DURATION_KINDS
 from stallscope.analysis.findings.stack_table import Int32s, Int64s
+from stallscope.db import session_connection
 from stallscope.flame import callsite_store
 from stallscope.kit.units import epoch_ns
 
@@ -58,7 +59,7 @@ IN_SPAN = "ts >= :start AND ts < :end"
 def _driver(session: Session) -> psycopg.Connection[tuple[Any, ...]]:
     """The session's own psycopg connection: rows by the ten thousand come over in binary, which
     psycopg reads a third faster than text."""
-    return cast(psycopg.Connection[tuple[Any, ...]], session.connection().connection.driver_connection)
+    return session_connection(session)
 
 
 @dataclass(frozen=True, slots=True)

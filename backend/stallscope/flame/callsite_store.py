@@ -13,11 +13,11 @@ import struct
 from datetime import datetime
 
 import numpy as np
-import psycopg
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
 from stallscope.analysis.callsites import TREE_ARRAYS, CallsiteTree
+from stallscope.db import session_connection
 
 log = logging.getLogger(__name__)
 
@@ -115,9 +115,7 @@ def _stored(session: Session, capture_id: int, parsed_at: datetime | None) -> tu
     """The stored comms and bytes of this parse's tree, read in PostgreSQL's binary format on the
     session's own connection (its transaction): as text a `bytea` travels hex-encoded, twice its
     size, and decoding it took 12 ms of the 14 a 2.6 MB tree took to read."""
-    driver = session.connection().connection.driver_connection
-    assert isinstance(driver, psycopg.Connection)
-    with driver.cursor(binary=True) as cursor:
+    with session_connection(session).cursor(binary=True) as cursor:
         cursor.execute(
             "SELECT comms, arrays FROM capture_callsite_trees "
             "WHERE capture_id = %s AND parsed_at = %s AND format = %s",

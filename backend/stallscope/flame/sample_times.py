@@ -17,18 +17,19 @@ capture's arrays would cost more to read per view than its aggregate).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 import numpy as np
-import psycopg
 from numpy.typing import NDArray
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
 from stallscope.analysis.callsites import CallsiteTree, Int32s, Int64s
+from stallscope.db import session_connection
 from stallscope.flame.callsite_store import Arrays, pack, unpack
 from stallscope.flame.schemas import SampleFilter
 from stallscope.kit.lru import LruCache
+from stallscope.kit.units import epoch_ns
 
 MAX_SAMPLES = 500_000
 """Per capture: about 10 MB of arrays, read in a few milliseconds."""
@@ -36,9 +37,6 @@ MAX_VIEW_SAMPLES = 1_000_000
 """Per view: past this, a view of several captures sums its range in the database."""
 CACHE_BYTES = 16 * 1024 * 1024
 """Arrays kept per process: a 120,000-sample capture's take 2.4 MB."""
-
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-_MICROSECOND = timedelta(microseconds=1)
 
 _SAMPLES = """
     SELECT count(*),
@@ -85,9 +83,7 @@ def build(
     events = sorted(tree.whole)  # the events the capture's samples have, from its stack totals
     if len(events) >= 1 << 15:
         return None
-    driver = session.connection().connection.driver_connection
-    assert isinstance(driver, psycopg.Connection)
-    with driver.cursor(binary=True) as cursor:
+    with session_connection(session).cursor(binary=True) as cursor:
         cursor.execute(_SAMPLES, {"id": capture_id, "comms": list(tree.comms), "events": events})
         row = cursor.fetchone()
     assert row is not None  # an aggregate
@@ -142,9 +138,7 @@ def store(session: Session, capture_id: int, parsed_at: datetime, times: SampleT
 def load(session: Session, capture_id: int, parsed_at: datetime) -> SampleTimes | None:
     """The arrays stored for this parse of the capture, or None. Read in PostgreSQL's binary format
     (a `bytea` as text travels hex-encoded, twice its size)."""
-    driver = session.connection().connection.driver_connection
-    assert isinstance(driver, psycopg.Connection)
-    with driver.cursor(binary=True) as cursor:
+    with session_connection(session).cursor(binary=True) as cursor:
         cursor.execute(
             "SELECT sample_times FROM capture_callsite_trees WHERE capture_id = %s AND parsed_at = %s",
             (capture_id, parsed_at),
@@ -232,5 +226,5 @@ def _first_at(times: SampleTimes, moment: datetime) -> int:
 
 
 def _epoch_us(moment: datetime) -> int:
-    aware = moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
-    return (aware - _EPOCH) // _MICROSECOND
+    """Exact epoch microseconds, as the arrays hold them; a naive time is UTC, as stored times are."""
+    return epoch_ns(moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)) // 1000
